@@ -1,0 +1,18 @@
+# Compile settings shared by every hitscan target.
+function(hitscan_configure_target target)
+  target_compile_options(${target} PRIVATE -Wall -Wextra -Wpedantic
+    # The watertight triangle test relies on a*b - c*d being exactly antisymmetric under swapping
+    # the pairs; a fused multiply-add breaks that, so contraction stays off everywhere.
+    -ffp-contract=off)
+  if(HITSCAN_ARCH)
+    target_compile_options(${target} PRIVATE -march=${HITSCAN_ARCH})
+  endif()
+  if(NOT HITSCAN_SIMD)
+    target_compile_definitions(${target} PUBLIC HITSCAN_SIMD_SCALAR=1)
+  endif()
+  if(HITSCAN_SANITIZE)
+    target_compile_options(${target} PRIVATE -fsanitize=address,undefined -fno-sanitize-recover=all
+      -fno-omit-frame-pointer)
+    target_link_options(${target} PUBLIC -fsanitize=address,undefined)
+  endif()
+endfunction()

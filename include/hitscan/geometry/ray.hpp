@@ -1,0 +1,75 @@
+#pragma once
+/// The ray and the hit record every ray-vs-shape kernel shares.
+///
+/// Convention: points on the ray are origin + t * dir for t in [tmin, tmax], t measured in units
+/// of dir (a unit dir makes t a distance). dir need not be unit length. A ray whose origin or
+/// dir is not finite, whose dir is zero, or whose [tmin, tmax] is empty or NaN is invalid, and every
+/// kernel reports it as a miss: no NaN ever leaves a kernel.
+///
+/// Because t is a ratio along dir, it does not change under an affine map of the ray: a kernel may
+/// transform the ray into a shape's local frame (rotation, translation, non-uniform scale) and the
+/// t it finds there is the world t.
+
+#include <cstdint>
+
+#include "hitscan/math/vec3.hpp"
+
+namespace hitscan {
+
+template <Real T>
+struct Ray {
+  Vec3<T> origin{};
+  Vec3<T> dir{0, 0, 1};
+  T tmin = 0;
+  T tmax = kInfinity<T>;
+
+  constexpr Vec3<T> at(T t) const { return origin + dir * t; }
+};
+
+using Rayf = Ray<float>;
+using Rayd = Ray<double>;
+
+/// Finite origin and dir, non-zero dir, tmin <= tmax with tmin finite (tmax may be +inf).
+template <Real T>
+inline bool is_valid(const Ray<T>& ray) {
+  return is_finite(ray.origin) && is_finite(ray.dir) && ray.dir != Vec3<T>{} && is_finite(ray.tmin) &&
+         ray.tmin <= ray.tmax;
+}
+
+/// Bits of RayHit::flags.
+enum HitFlags : std::uint32_t {
+  /// The point at tmin is inside a solid shape: the hit is reported at tmin, its normal is the
+  /// unit -dir, and t_exit says where the ray leaves the solid.
+  kHitStartedInside = 1u << 0,
+  /// The ray met an open surface (plane, disc, triangle, polygon) from the side its normal points away from.
+  kHitBackFace = 1u << 1,
+};
+
+/// Result of a ray-vs-shape kernel. On a miss `hit` is false and the other fields keep their
+/// defaults (t = t_exit = +inf).
+template <Real T>
+struct RayHit {
+  bool hit = false;
+  std::uint32_t flags = 0;
+  /// Ray parameter of the hit, in [tmin, tmax].
+  T t = kInfinity<T>;
+  /// Solid shapes: ray parameter where the ray leaves the solid (the exit point for penetration).
+  /// Measured on the unbounded ray, so it can exceed tmax. +inf for open surfaces.
+  T t_exit = kInfinity<T>;
+  /// origin + t * dir.
+  Vec3<T> point{};
+  /// Unit normal. Solids: outward at the hit. Open surfaces: the surface's own normal (for a
+  /// triangle, (v1 - v0) x (v2 - v0) normalised), not flipped toward the ray; see kHitBackFace.
+  Vec3<T> normal{};
+  /// Triangles: barycentrics with point = (1 - u - v) v0 + u v1 + v v2. Zero for other shapes.
+  T u = 0, v = 0;
+
+  explicit constexpr operator bool() const { return hit; }
+  constexpr bool started_inside() const { return (flags & kHitStartedInside) != 0; }
+  constexpr bool back_face() const { return (flags & kHitBackFace) != 0; }
+};
+
+using RayHitf = RayHit<float>;
+using RayHitd = RayHit<double>;
+
+}  // namespace hitscan

@@ -1,0 +1,36 @@
+#pragma once
+/// Scalar helpers shared by the math and geometry layers, for float and double alike.
+
+#include <cmath>
+#include <limits>
+#include <type_traits>
+
+namespace hitscan {
+
+template <class T>
+concept Real = std::is_floating_point_v<T>;
+
+template <Real T>
+inline constexpr T kInfinity = std::numeric_limits<T>::infinity();
+
+template <Real T>
+inline constexpr T kPi = T(3.14159265358979323846);
+
+/// Machine epsilon of T, the spacing of T just above 1.
+template <Real T>
+inline constexpr T kEpsilon = std::numeric_limits<T>::epsilon();
+
+template <Real T>
+constexpr T min(T a, T b) { return b < a ? b : a; }
+template <Real T>
+constexpr T max(T a, T b) { return a < b ? b : a; }
+template <Real T>
+constexpr T clamp(T x, T lo, T hi) { return min(max(x, lo), hi); }
+template <Real T>
+constexpr T square(T x) { return x * x; }
+
+/// Finite and not NaN, without relying on std::isfinite under -ffast-math-like flags.
+template <Real T>
+inline bool is_finite(T x) { return std::isfinite(x); }
+
+}  // namespace hitscan

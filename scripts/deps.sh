@@ -1,0 +1,36 @@
+#!/usr/bin/env bash
+# Installs the Debian packages hitscan needs, only when something is missing.
+# Usage: scripts/deps.sh [build|test|sanitize|bench]  (default: build)
+# Runs apt-get as root, or through sudo; a fresh machine's package lists may be empty, so
+# `apt-get update` runs first whenever anything has to be installed.
+set -euo pipefail
+
+profile=${1:-build}
+packages=(cmake ninja-build g++ make pkg-config libstb-dev libcli11-dev libgtest-dev libgmock-dev)
+case "$profile" in
+  build|test) ;;
+  sanitize) ;;
+  bench) packages+=(libbenchmark-dev) ;;
+  *) echo "deps.sh: unknown profile '$profile'" >&2; exit 2 ;;
+esac
+
+missing=()
+for p in "${packages[@]}"; do
+  if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed'; then
+    missing+=("$p")
+  fi
+done
+[ ${#missing[@]} -eq 0 ] && exit 0
+
+echo "deps.sh: installing ${missing[*]}" >&2
+if [ "$(id -u)" -eq 0 ]; then
+  sudo=()
+elif command -v sudo >/dev/null 2>&1; then
+  sudo=(sudo)
+else
+  echo "deps.sh: need root or sudo to install: ${missing[*]}" >&2
+  exit 1
+fi
+export DEBIAN_FRONTEND=noninteractive
+"${sudo[@]}" apt-get update -qq
+"${sudo[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}"
