@@ -103,4 +103,14 @@ class ConvexPolygon {
   T offset_ = 0;
 };
 
+using Segmentf = Segment<float>;
+using Spheref = Sphere<float>;
+using Planef = Plane<float>;
+using Obbf = Obb<float>;
+using Capsulef = Capsule<float>;
+using Cylinderf = Cylinder<float>;
+using Trianglef = Triangle<float>;
+using Discf = Disc<float>;
+using ConvexPolygonf = ConvexPolygon<float>;
+
 }  // namespace hitscan

@@ -1,0 +1,87 @@
+#include "hitscan/geometry/ray_aabb.hpp"
+
+#include "quadric.hpp"
+
+namespace hitscan {
+
+template <Real T>
+RayHit<T> ray_vs_aabb(const Aabb<T>& box, const Ray<T>& ray) {
+  RayHit<T> hit;
+  if (!box.is_valid() || !is_valid(ray) || !is_finite(box.min) || !is_finite(box.max)) return hit;
+
+  T t_enter = -kInfinity<T>;
+  T t_exit = kInfinity<T>;
+  int enter_axis = -1;
+  for (int i = 0; i < 3; ++i) {
+    const T d = ray.dir[i];
+    const T o = ray.origin[i];
+    if (d == T(0)) {
+      // Parallel to this slab: inside it for every t, or never (Williams et al. rely on
+      // IEEE infinities here; the explicit branch avoids the 0 * inf of an origin on a face).
+      if (o < box.min[i] || o > box.max[i]) return hit;
+      continue;
+    }
+    const T inv = T(1) / d;
+    T near = (box.min[i] - o) * inv;
+    T far = (box.max[i] - o) * inv;
+    if (inv < T(0)) {
+      const T s = near;
+      near = far;
+      far = s;
+    }
+    if (near > t_enter) {
+      t_enter = near;
+      enter_axis = i;
+    }
+    if (far < t_exit) t_exit = far;
+  }
+
+  if (!detail::fill_solid_hit(ray, t_enter, t_exit, hit)) return hit;
+  if (!hit.started_inside()) {
+    // A hit that is not started-inside has t_enter >= tmin > -inf, so some slab set it.
+    hit.normal[enter_axis] = ray.dir[enter_axis] > T(0) ? T(-1) : T(1);
+  }
+  return hit;
+}
+
+template <Real T>
+RayInverse<T> RayInverse<T>::from_ray(const Ray<T>& ray) {
+  RayInverse<T> r;
+  r.origin = ray.origin;
+  r.tmin = ray.tmin;
+  r.tmax = ray.tmax;
+  r.valid = is_valid(ray);
+  for (int i = 0; i < 3; ++i) {
+    r.inv_dir[i] = T(1) / ray.dir[i];  // ±0 gives ±inf, by design
+    r.sign[i] = std::signbit(ray.dir[i]) ? 1 : 0;
+  }
+  return r;
+}
+
+template <Real T>
+bool ray_vs_aabb_interval(const Aabb<T>& box, const RayInverse<T>& ray, T& t_enter, T& t_exit) {
+  T t0 = ray.tmin;
+  T t1 = ray.tmax;
+  for (int i = 0; i < 3; ++i) {
+    const T near_side = ray.sign[i] ? box.max[i] : box.min[i];
+    const T far_side = ray.sign[i] ? box.min[i] : box.max[i];
+    const T tn = (near_side - ray.origin[i]) * ray.inv_dir[i];
+    const T tf = (far_side - ray.origin[i]) * ray.inv_dir[i];
+    // Operand order matters: hitscan::max(a, b) and min(a, b) return a when b is NaN, so the
+    // NaN of an origin exactly on a face of a slab the ray is parallel to leaves t0, t1 alone.
+    t0 = max(t0, tn);
+    t1 = min(t1, tf);
+  }
+  t_enter = t0;
+  t_exit = t1;
+  return ray.valid && t0 <= t1;
+}
+
+template struct RayInverse<float>;
+template struct RayInverse<double>;
+template RayHit<float> ray_vs_aabb(const Aabb<float>&, const Ray<float>&);
+template RayHit<double> ray_vs_aabb(const Aabb<double>&, const Ray<double>&);
+template bool ray_vs_aabb_interval(const Aabb<float>&, const RayInverse<float>&, float&, float&);
+template bool ray_vs_aabb_interval(const Aabb<double>&, const RayInverse<double>&, double&, double&);
+
+}  // namespace hitscan

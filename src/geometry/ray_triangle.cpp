@@ -1,0 +1,146 @@
+#include "hitscan/geometry/ray_triangle.hpp"
+
+#include <utility>
+
+namespace hitscan {
+namespace {
+
+// Edge functions of the sheared triangle, one per edge, in double when the float result is
+// exactly zero (Woop et al. 2013, sec. 3): products of floats are exact in double, so the sign
+// is then exact. For double input there is no wider type on every platform; the rounding of
+// a*b - c*d still never flips a sign, it can only give zero, which the tie rule resolves.
+template <Real T>
+inline T edge_function(T ax, T ay, T bx, T by) {
+  T e = bx * ay - by * ax;
+  if constexpr (std::is_same_v<T, float>) {
+    if (e == 0.0f) {
+      e = static_cast<float>(static_cast<double>(bx) * static_cast<double>(ay) -
+                             static_cast<double>(by) * static_cast<double>(ax));
+    }
+  }
+  return e;
+}
+
+// Ownership of a boundary point whose edge function is exactly zero: the directed edge
+// (ex, ey), in the sheared 2D frame, owns it when it points up, or right when level. The
+// neighbour across the edge sees the same edge reversed, so exactly one of the two owns it;
+// around a shared vertex, exactly one wedge owns it (the top-left rule of rasterisation).
+template <Real T>
+inline bool owns_edge(T ex, T ey) {
+  return ey > T(0) || (ey == T(0) && ex > T(0));
+}
+
+}  // namespace
+
+template <Real T>
+WatertightRay<T> WatertightRay<T>::from_ray(const Ray<T>& ray) {
+  WatertightRay<T> r;
+  r.valid = is_valid(ray);
+  if (!r.valid) return r;
+  r.origin = ray.origin;
+  r.tmin = ray.tmin;
+  r.tmax = ray.tmax;
+  r.kz = max_dimension(ray.dir);
+  r.kx = (r.kz + 1) % 3;
+  r.ky = (r.kx + 1) % 3;
+  // Keep the triangle's winding in the sheared frame when the main axis points backwards.
+  if (ray.dir[r.kz] < T(0)) std::swap(r.kx, r.ky);
+  r.shear_x = ray.dir[r.kx] / ray.dir[r.kz];
+  r.shear_y = ray.dir[r.ky] / ray.dir[r.kz];
+  r.shear_z = T(1) / ray.dir[r.kz];
+  return r;
+}
+
+template <Real T>
+RayHit<T> ray_vs_triangle(const Triangle<T>& tri, const WatertightRay<T>& ray, const Vec3<T>& dir) {
+  RayHit<T> hit;
+  if (!ray.valid) return hit;
+  const Vec3<T> a = tri.v0 - ray.origin;
+  const Vec3<T> b = tri.v1 - ray.origin;
+  const Vec3<T> c = tri.v2 - ray.origin;
+  // Shear and scale so that the ray runs along +z from the origin.
+  const T ax = a[ray.kx] - ray.shear_x * a[ray.kz];
+  const T ay = a[ray.ky] - ray.shear_y * a[ray.kz];
+  const T bx = b[ray.kx] - ray.shear_x * b[ray.kz];
+  const T by = b[ray.ky] - ray.shear_y * b[ray.kz];
+  const T cx = c[ray.kx] - ray.shear_x * c[ray.kz];
+  const T cy = c[ray.ky] - ray.shear_y * c[ray.kz];
+
+  const T u = edge_function(bx, by, cx, cy);  // edge b -> c, weight of a
+  const T v = edge_function(cx, cy, ax, ay);  // edge c -> a, weight of b
+  const T w = edge_function(ax, ay, bx, by);  // edge a -> b, weight of c
+  if ((u < T(0) || v < T(0) || w < T(0)) && (u > T(0) || v > T(0) || w > T(0))) return hit;
+  const T det = u + v + w;
+  if (det == T(0) || !is_finite(det)) return hit;  // degenerate, or the ray lies in the plane
+  // On an edge of the 2D triangle only the owner of that edge takes the ray. Both triangles of a
+  // consistently wound pair have the same 2D orientation, so the rule needs no orientation term.
+  if (u == T(0) || v == T(0) || w == T(0)) {
+    if (u == T(0) && !owns_edge(cx - bx, cy - by)) return hit;
+    if (v == T(0) && !owns_edge(ax - cx, ay - cy)) return hit;
+    if (w == T(0) && !owns_edge(bx - ax, by - ay)) return hit;
+  }
+
+  const T az = ray.shear_z * a[ray.kz];
+  const T bz = ray.shear_z * b[ray.kz];
+  const T cz = ray.shear_z * c[ray.kz];
+  const T inv_det = T(1) / det;
+  const T t = (u * az + v * bz + w * cz) * inv_det;
+  if (!(t >= ray.tmin && t <= ray.tmax)) return hit;
+
+  const Vec3<T> n = normalize(cross(tri.v1 - tri.v0, tri.v2 - tri.v0));
+  if (n == Vec3<T>{}) return hit;
+  hit.hit = true;
+  hit.t = t;
+  hit.u = v * inv_det;
+  hit.v = w * inv_det;
+  hit.point = ray.origin + dir * t;
+  hit.normal = n;
+  if (dot(n, dir) > T(0)) hit.flags = kHitBackFace;
+  return hit;
+}
+
+template <Real T>
+RayHit<T> ray_vs_triangle(const Triangle<T>& tri, const Ray<T>& ray) {
+  return ray_vs_triangle(tri, WatertightRay<T>::from_ray(ray), ray.dir);
+}
+
+template <Real T>
+RayHit<T> ray_vs_triangle_moller_trumbore(const Triangle<T>& tri, const Ray<T>& ray) {
+  RayHit<T> hit;
+  if (!is_valid(ray)) return hit;
+  const Vec3<T> e1 = tri.v1 - tri.v0;
+  const Vec3<T> e2 = tri.v2 - tri.v0;
+  const Vec3<T> p = cross(ray.dir, e2);
+  const T det = dot(e1, p);
+  if (det == T(0) || !is_finite(det)) return hit;
+  const T inv_det = T(1) / det;
+  const Vec3<T> s = ray.origin - tri.v0;
+  const T u = dot(s, p) * inv_det;
+  if (!(u >= T(0) && u <= T(1))) return hit;
+  const Vec3<T> q = cross(s, e1);
+  const T v = dot(ray.dir, q) * inv_det;
+  if (!(v >= T(0) && u + v <= T(1))) return hit;
+  const T t = dot(e2, q) * inv_det;
+  if (!(t >= ray.tmin && t <= ray.tmax)) return hit;
+  const Vec3<T> n = normalize(cross(e1, e2));
+  if (n == Vec3<T>{}) return hit;
+  hit.hit = true;
+  hit.t = t;
+  hit.u = u;
+  hit.v = v;
+  hit.point = ray.at(t);
+  hit.normal = n;
+  if (dot(n, ray.dir) > T(0)) hit.flags = kHitBackFace;
+  return hit;
+}
+
+template struct WatertightRay<float>;
+template struct WatertightRay<double>;
+template RayHit<float> ray_vs_triangle(const Triangle<float>&, const Ray<float>&);
+template RayHit<double> ray_vs_triangle(const Triangle<double>&, const Ray<double>&);
+template RayHit<float> ray_vs_triangle(const Triangle<float>&, const WatertightRay<float>&, const Vec3<float>&);
+template RayHit<double> ray_vs_triangle(const Triangle<double>&, const WatertightRay<double>&, const Vec3<double>&);
+template RayHit<float> ray_vs_triangle_moller_trumbore(const Triangle<float>&, const Ray<float>&);
+template RayHit<double> ray_vs_triangle_moller_trumbore(const Triangle<double>&, const Ray<double>&);
+
+}  // namespace hitscan
