@@ -5,7 +5,8 @@ function(hitscan_configure_target target)
     # the pairs; a fused multiply-add breaks that, so contraction stays off everywhere.
     -ffp-contract=off)
   if(HITSCAN_ARCH)
-    target_compile_options(${target} PRIVATE -march=${HITSCAN_ARCH})
+    # PUBLIC: the SIMD wrapper types differ by instruction set, so users must see the same one.
+    target_compile_options(${target} PUBLIC -march=${HITSCAN_ARCH})
   endif()
   if(NOT HITSCAN_SIMD)
     target_compile_definitions(${target} PUBLIC HITSCAN_SIMD_SCALAR=1)

@@ -14,7 +14,8 @@ namespace hitscan::detail {
 // Numerical Recipes, 5.6).
 template <Real T>
 inline void solve_quadratic(T a, T b, T c, T disc, T& t0, T& t1) {
-  const T q = -(b + std::copysign(std::sqrt(disc), b));
+  const T root = std::sqrt(disc);
+  const T q = b < T(0) ? root - b : -(b + root);  // -(b + sign(b) root), with sign(±0) = +1
   if (q == T(0)) {  // b == 0 and disc == 0, so c == 0: a double root at zero.
     t0 = t1 = T(0);
     return;

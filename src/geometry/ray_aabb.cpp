@@ -77,6 +77,29 @@ bool ray_vs_aabb_interval(const Aabb<T>& box, const RayInverse<T>& ray, T& t_ent
   return ray.valid && t0 <= t1;
 }
 
+template <class F>
+PackHit<F> ray_vs_aabbs(const AabbPack<F>& pack, const RayInverse<float>& ray) {
+  PackHit<F> out;
+  out.t = F(kInfinity<float>);
+  if (!ray.valid) return out;
+  const F* mins[3] = {&pack.min_x, &pack.min_y, &pack.min_z};
+  const F* maxs[3] = {&pack.max_x, &pack.max_y, &pack.max_z};
+  F t0(ray.tmin), t1(ray.tmax);
+  for (int i = 0; i < 3; ++i) {
+    const F o(ray.origin[i]), inv(ray.inv_dir[i]);
+    const F tn = ((ray.sign[i] ? *maxs[i] : *mins[i]) - o) * inv;
+    const F tf = ((ray.sign[i] ? *mins[i] : *maxs[i]) - o) * inv;
+    // simd::max / min return the second operand for a NaN: the NaN slab term is dropped.
+    t0 = max(tn, t0);
+    t1 = min(tf, t1);
+  }
+  out.hit = t0 <= t1;
+  out.t = select(out.hit, t0, F(kInfinity<float>));
+  return out;
+}
+
+template PackHit<simd::Float4> ray_vs_aabbs(const AabbPack<simd::Float4>&, const RayInverse<float>&);
+template PackHit<simd::Float8> ray_vs_aabbs(const AabbPack<simd::Float8>&, const RayInverse<float>&);
 template struct RayInverse<float>;
 template struct RayInverse<double>;
 template RayHit<float> ray_vs_aabb(const Aabb<float>&, const Ray<float>&);

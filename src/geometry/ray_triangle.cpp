@@ -134,6 +134,72 @@ RayHit<T> ray_vs_triangle_moller_trumbore(const Triangle<T>& tri, const Ray<T>& 
   return hit;
 }
 
+template <class F>
+PackHit<F> ray_vs_triangles(const TrianglePack<F>& pack, const WatertightRay<float>& ray, const Vec3<float>& dir) {
+  PackHit<F> out;
+  out.t = F(kInfinity<float>);
+  if (!ray.valid) return out;
+  const F o[3] = {F(ray.origin.x), F(ray.origin.y), F(ray.origin.z)};
+  const F a[3] = {pack.v0_x - o[0], pack.v0_y - o[1], pack.v0_z - o[2]};
+  const F b[3] = {pack.v1_x - o[0], pack.v1_y - o[1], pack.v1_z - o[2]};
+  const F c[3] = {pack.v2_x - o[0], pack.v2_y - o[1], pack.v2_z - o[2]};
+  const F sx(ray.shear_x), sy(ray.shear_y), sz(ray.shear_z);
+  const int kx = ray.kx, ky = ray.ky, kz = ray.kz;
+  const F ax = a[kx] - sx * a[kz], ay = a[ky] - sy * a[kz];
+  const F bx = b[kx] - sx * b[kz], by = b[ky] - sy * b[kz];
+  const F cx = c[kx] - sx * c[kz], cy = c[ky] - sy * c[kz];
+  const F u = cx * by - cy * bx;
+  const F v = ax * cy - ay * cx;
+  const F w = bx * ay - by * ax;
+  const F zero(0.0f);
+  const auto outside = ((u < zero) | (v < zero) | (w < zero)) & ((u > zero) | (v > zero) | (w > zero));
+  const F det = u + v + w;
+  const F inv_det = F(1.0f) / det;
+  const F t = (u * (sz * a[kz]) + v * (sz * b[kz]) + w * (sz * c[kz])) * inv_det;
+  const auto on_edge = (u == zero) | (v == zero) | (w == zero);
+  const auto accepted = andnot((det != zero) & (abs(det) < F(kInfinity<float>)) & (t >= F(ray.tmin)) &
+                                   (t <= F(ray.tmax)),
+                               outside);
+  out.hit = andnot(accepted, on_edge);
+  out.t = select(out.hit, t, F(kInfinity<float>));
+  out.u = v * inv_det;
+  out.v = w * inv_det;
+
+  // A lane with an edge function of exactly zero needs the double retry and the ownership
+  // rule: hand it to the scalar kernel (rare: the ray passes exactly through an edge's line).
+  int rare = bits(on_edge & ~outside);
+  if (rare == 0) return out;
+  constexpr int W = F::width;
+  float lanes[9][W], t_lanes[W], u_lanes[W], v_lanes[W];
+  const F* fields[9] = {&pack.v0_x, &pack.v0_y, &pack.v0_z, &pack.v1_x, &pack.v1_y,
+                        &pack.v1_z, &pack.v2_x, &pack.v2_y, &pack.v2_z};
+  for (int f = 0; f < 9; ++f) fields[f]->store(lanes[f]);
+  out.t.store(t_lanes);
+  out.u.store(u_lanes);
+  out.v.store(v_lanes);
+  int hit_bits = bits(out.hit);
+  for (; rare != 0; rare &= rare - 1) {
+    const int i = __builtin_ctz(static_cast<unsigned>(rare));
+    const Triangle<float> tri{{lanes[0][i], lanes[1][i], lanes[2][i]},
+                              {lanes[3][i], lanes[4][i], lanes[5][i]},
+                              {lanes[6][i], lanes[7][i], lanes[8][i]}};
+    const RayHit<float> h = ray_vs_triangle(tri, ray, dir);
+    hit_bits = h.hit ? (hit_bits | (1 << i)) : (hit_bits & ~(1 << i));
+    t_lanes[i] = h.t;
+    u_lanes[i] = h.u;
+    v_lanes[i] = h.v;
+  }
+  out.hit = MaskOf<F>::from_bits(hit_bits);
+  out.t = F::load(t_lanes);
+  out.u = F::load(u_lanes);
+  out.v = F::load(v_lanes);
+  return out;
+}
+
+template PackHit<simd::Float4> ray_vs_triangles(const TrianglePack<simd::Float4>&, const WatertightRay<float>&,
+                                                const Vec3<float>&);
+template PackHit<simd::Float8> ray_vs_triangles(const TrianglePack<simd::Float8>&, const WatertightRay<float>&,
+                                                const Vec3<float>&);
 template struct WatertightRay<float>;
 template struct WatertightRay<double>;
 template RayHit<float> ray_vs_triangle(const Triangle<float>&, const Ray<float>&);

@@ -3,6 +3,7 @@
 /// and Robust Ray-Box Intersection Algorithm", JGT 2005).
 
 #include "hitscan/geometry/ray.hpp"
+#include "hitscan/geometry/ray_pack.hpp"
 #include "hitscan/geometry/shapes.hpp"
 
 namespace hitscan {
@@ -39,5 +40,16 @@ struct RayInverse {
 /// operand order of min/max, so such a ray counts as inside that slab (faces are part of the box).
 template <Real T>
 bool ray_vs_aabb_interval(const Aabb<T>& box, const RayInverse<T>& ray, T& t_enter, T& t_exit);
+
+/// W boxes, structure-of-arrays. Unused lanes should hold the empty box (min +inf, max -inf).
+template <class F>
+struct AabbPack {
+  F min_x{}, min_y{}, min_z{}, max_x{}, max_y{}, max_z{};
+};
+
+/// One ray against the W boxes of a pack: ray_vs_aabb_interval lane by lane (same NaN handling,
+/// by operand order). Returns the lanes whose interval is not empty, with t = t_enter.
+template <class F>
+PackHit<F> ray_vs_aabbs(const AabbPack<F>& pack, const RayInverse<float>& ray);
 
 }  // namespace hitscan

@@ -2,6 +2,7 @@
 /// Ray vs triangle: the watertight test (default) and Moller–Trumbore.
 
 #include "hitscan/geometry/ray.hpp"
+#include "hitscan/geometry/ray_pack.hpp"
 #include "hitscan/geometry/shapes.hpp"
 
 namespace hitscan {
@@ -42,5 +43,17 @@ RayHit<T> ray_vs_triangle(const Triangle<T>& triangle, const WatertightRay<T>& r
 /// parallel and miss.
 template <Real T>
 RayHit<T> ray_vs_triangle_moller_trumbore(const Triangle<T>& triangle, const Ray<T>& ray);
+
+/// W triangles, structure-of-arrays. Unused lanes should be all zero (degenerate: never hit).
+template <class F>
+struct TrianglePack {
+  F v0_x{}, v0_y{}, v0_z{}, v1_x{}, v1_y{}, v1_z{}, v2_x{}, v2_y{}, v2_z{};
+};
+
+/// One ray against the W triangles of a pack with the watertight test: the same result as
+/// ray_vs_triangle lane by lane (hit, t, u, v), including the edge ownership rule. Lanes whose
+/// edge function is exactly zero are rare and are finished by the scalar kernel.
+template <class F>
+PackHit<F> ray_vs_triangles(const TrianglePack<F>& pack, const WatertightRay<float>& ray, const Vec3<float>& dir);
 
 }  // namespace hitscan
