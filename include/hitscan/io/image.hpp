@@ -46,8 +46,9 @@ class Image {
 
 /// Writes `image` to `path` as an 8-bit RGB PNG, replacing any file there. Fails with
 /// invalid_argument for an empty image or one too large for the encoder, out_of_memory when the
-/// encoder cannot allocate, and io_error when the file cannot be created or fully written (no
-/// partial file is left behind then). Every message names the path.
+/// encoder cannot allocate, and io_error when the file cannot be created or fully written (a
+/// partly written regular file is removed then; a device, pipe or symbolic link is left alone).
+/// Every message names the path.
 Status write_png(const Image& image, const std::string& path);
 
 }  // namespace hitscan::io

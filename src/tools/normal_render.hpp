@@ -1,0 +1,35 @@
+#pragma once
+/// Rendering shapes as a picture of their surface normals: one primary ray per pixel, the
+/// closest hit of each, coloured by its normal.
+
+#include <cstddef>
+#include <span>
+
+#include "hitscan/io/image.hpp"
+#include "tools/any_shape.hpp"
+#include "tools/camera.hpp"
+
+namespace hitscan::tools {
+
+struct NormalRender {
+  io::Image image;
+  /// Primary rays cast (one per pixel) and how many of them hit a shape.
+  std::size_t rays = 0;
+  std::size_t hits = 0;
+  /// Wall-clock time spent in ray generation and closest_hit only, not in shading.
+  double trace_seconds = 0;
+};
+
+/// Colour of a unit normal, rgb = 0.5 (n + 1) rounded to 8 bits: +x red, +y green, +z blue.
+io::Rgb8 normal_colour(Vec3f normal);
+
+/// Sky colour of a pixel no ray hit: a vertical gradient, blue at the top, whiter at the bottom.
+io::Rgb8 background_colour(int y, int height);
+
+/// Pixel (x, y) of the image gets normal_colour of closest_hit(shapes, ray_through_pixel(x, y)),
+/// with the normal flipped for a back-face hit so that a surface shows the colour of the side
+/// facing the viewer (a solid's normal already faces it), or background_colour on a miss.
+/// Traces a row, then shades it, so the memory beyond the image is one row of hits.
+NormalRender render_normals(std::span<const AnyShape> shapes, const PinholeCamera& camera);
+
+}  // namespace hitscan::tools
