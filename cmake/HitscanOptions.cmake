@@ -3,7 +3,9 @@ function(hitscan_configure_target target)
   target_compile_options(${target} PRIVATE -Wall -Wextra -Wpedantic
     # The watertight triangle test relies on a*b - c*d being exactly antisymmetric under swapping
     # the pairs; a fused multiply-add breaks that, so contraction stays off everywhere.
-    -ffp-contract=off)
+    -ffp-contract=off
+    # sqrt may then compile to one instruction: kernels never read errno, and no result changes.
+    -fno-math-errno)
   if(HITSCAN_ARCH)
     # PUBLIC: the SIMD wrapper types differ by instruction set, so users must see the same one.
     target_compile_options(${target} PUBLIC -march=${HITSCAN_ARCH})

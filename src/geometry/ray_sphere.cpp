@@ -27,7 +27,9 @@ RayHit<T> ray_vs_sphere(const Sphere<T>& sphere, const Ray<T>& ray) {
   T t0, t1;
   detail::solve_quadratic(a, b, c, disc, t0, t1);
   if (!detail::fill_solid_hit(ray, t0, t1, hit)) return hit;
-  if (!hit.started_inside()) hit.normal = (hit.point - sphere.center) * (T(1) / sphere.radius);
+  // Normalised rather than divided by the radius: the point carries rounding error, and the
+  // contract promises a unit normal.
+  if (!hit.started_inside()) hit.normal = normalize(hit.point - sphere.center);
   return hit;
 }
 

@@ -30,10 +30,14 @@ using Rayf = Ray<float>;
 using Rayd = Ray<double>;
 
 /// Finite origin and dir, non-zero dir, tmin <= tmax with tmin finite (tmax may be +inf).
+/// Branch-free: x - x is 0 for every finite x and NaN for an infinity or a NaN.
 template <Real T>
 inline bool is_valid(const Ray<T>& ray) {
-  return is_finite(ray.origin) && is_finite(ray.dir) && ray.dir != Vec3<T>{} && is_finite(ray.tmin) &&
-         ray.tmin <= ray.tmax;
+  const Vec3<T>& o = ray.origin;
+  const Vec3<T>& d = ray.dir;
+  const T finite = ((o.x - o.x) + (o.y - o.y)) + ((o.z - o.z) + (d.x - d.x)) + ((d.y - d.y) + (d.z - d.z)) +
+                   (ray.tmin - ray.tmin);
+  return (finite == T(0)) & ((d.x != T(0)) | (d.y != T(0)) | (d.z != T(0))) & (ray.tmin <= ray.tmax);
 }
 
 /// Bits of RayHit::flags.
