@@ -30,8 +30,10 @@
 ///   true.
 /// - **Arithmetic** `+ - * /` and `sqrt` are correctly rounded IEEE single precision; `-a` and
 ///   `abs(a)` only touch the sign bit (also of NaN). Denormals are kept, never flushed.
-/// - **No fused multiply-add.** No backend emits one; `a * b + c` rounds twice. The project builds
-///   with -ffp-contract=off and the watertight triangle test depends on it.
+/// - **No fused multiply-add.** No backend emits one; `a * b + c` rounds twice. The wrappers alone
+///   cannot promise it: once inlined, clang fuses vector multiply and add under
+///   -ffp-contract=fast. The project builds with -ffp-contract=off (the watertight triangle test
+///   depends on it) and the test MultiplyThenAddRoundsTwice fails in a build that fuses.
 /// - **Default construction** gives all lanes 0.0f and masks with every lane false.
 /// - **Broadcast**: a float converts implicitly to FloatN (all lanes), so `a * 0.5f`,
 ///   `min(t, 0.0f)` and `select(m, 1.0f, 0.0f)` work.
@@ -39,9 +41,10 @@
 /// - **Masks** hold one boolean per lane. `bits(m)` puts lane i in bit i; `MaskN::from_bits(b)`
 ///   reads the low `width` bits of b and ignores the rest.
 /// - **Reductions** fold left to right with the min / max rule above:
-///   `reduce_min(v) == min(min(min(v[0], v[1]), v[2]), v[3])`. Each NaN lane is thus replaced by
-///   the lane after it, and the result is NaN exactly when the last lane is NaN. Reductions are
-///   meant for the end of a loop, not its body.
+///   `reduce_min(v) == min(min(min(v[0], v[1]), v[2]), v[3])`. So a NaN lane discards the lanes
+///   before it: the result is the minimum of the lanes after the last NaN lane, and NaN exactly
+///   when the last lane is NaN. Without NaN lanes it is the plain minimum (of two equal zeros, the
+///   later lane). Reductions are meant for the end of a loop, not its body.
 /// - `operator[]` reads one lane and is meant for tests and debugging; it may go through memory.
 ///
 /// API (identical in every backend; N is 4 or 8; F = FloatN, M = MaskN):
@@ -54,6 +57,7 @@
 ///   M & M, M | M, M ^ M, ~M, andnot(M a, M b) == a & ~b
 ///   any(M), all(M), none(M), int bits(M), static M M::from_bits(int), M() (all false)
 ///   float reduce_min(F), float reduce_max(F)
+///   HITSCAN_SIMD_ISA, kSimdIsa               // "scalar", "sse2", "sse4.1", "avx", "avx2", ...
 
 #if defined(HITSCAN_SIMD_SCALAR)
 #define HITSCAN_SIMD_ISA "scalar"
@@ -115,7 +119,7 @@ using Mask8 = ScalarMask<8>;
 namespace hitscan::simd {
 
 /// Name of the instruction set the wrapper types compiled to: "scalar", "sse2", "sse4.1", "avx",
-/// "avx2", "avx512" or "neon". Benchmarks and tools print it next to their results.
+/// "avx2", "avx512" or "neon", for benchmarks and tools to print beside their results.
 inline constexpr const char* kSimdIsa = HITSCAN_SIMD_ISA;
 
 static_assert(Float4::width == 4 && Mask4::width == 4, "Float4 / Mask4 must have 4 lanes");
