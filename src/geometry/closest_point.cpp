@@ -124,9 +124,10 @@ TriangleClosestPoint<T> closest_point_on_triangle(const Triangle<T>& triangle, V
   }
 
   const T va = d3 * d6 - d5 * d4;
-  const T e_b = d4 - d3, e_c = d5 - d6;
-  if (va <= T(0) && e_b >= T(0) && e_c >= T(0)) {
-    const T t = e_b + e_c > T(0) ? clamp_unit(e_b / (e_b + e_c)) : T(0);
+  const T along_bc_from_b = d4 - d3, along_bc_from_c = d5 - d6;  // (c - b)·(p - b), (b - c)·(p - c)
+  if (va <= T(0) && along_bc_from_b >= T(0) && along_bc_from_c >= T(0)) {
+    const T bc2 = along_bc_from_b + along_bc_from_c;
+    const T t = bc2 > T(0) ? clamp_unit(along_bc_from_b / bc2) : T(0);
     return on_edge(1, point_at(b, c, t), t);
   }
 
@@ -145,7 +146,8 @@ template <Real T>
 SolidClosestPoint<T> closest_point_on_aabb(const Aabb<T>& box, Vec3<T> p) {
   const Vec3<T> q{clamp_or_low(p.x, box.min.x, box.max.x), clamp_or_low(p.y, box.min.y, box.max.y),
                   clamp_or_low(p.z, box.min.z, box.max.z)};
-  return {q, q == p};
+  const bool inside = q == p;
+  return {inside ? p : q, inside};  // p itself: clamping may have swapped -0 for +0
 }
 
 template <Real T>

@@ -4,14 +4,15 @@
 /// Solids (Aabb, Obb, Sphere, Capsule) are solid: a query point inside, or on the surface, is its
 /// own closest point, reported with `inside` set. Segments and triangles have no inside.
 ///
-/// Non-finite input. Nothing traps and nothing is undefined, whatever the input. Parameters (t, s,
-/// u, v) always lie in [0, 1] with u + v <= 1 up to a rounding, feature indices in 0..2, and `inside` is true only
-/// for a point that compares inside the solid, which a NaN never does. With a NaN or infinite
-/// coordinate in the query or the shape, the returned point may contain NaN; callers with
-/// untrusted input test is_finite first. Finite input (coordinates below half of T's maximum, so
-/// that differences stay finite) gives a finite point of the shape. It is the nearest one while
-/// squared sizes, and for triangles their squares, stay within T's range: sizes of about 1e-9 to
-/// 1e9 in float, 1e-75 to 1e75 in double. Squared distances may overflow to +inf.
+/// Non-finite input. Nothing traps and nothing is undefined, whatever the input. Parameters
+/// (t, s, u, v) always lie in [0, 1] with u + v <= 1 up to a rounding, feature indices in 0..2,
+/// and `inside` is true only for a point that compares inside the solid, which a NaN never does.
+/// With a NaN or infinite coordinate in the query or the shape, the returned point may contain
+/// NaN; callers with untrusted input test is_finite first. Finite input whose coordinate
+/// differences stay finite gives a finite point. It is the nearest point of the shape while
+/// squared sizes (for triangles, their squares) stay within T's range: sizes of about 1e-9 to 1e9
+/// in float, 1e-75 to 1e75 in double; beyond that it may be neither. Squared distances may
+/// overflow to +inf.
 
 #include <cstdint>
 
@@ -71,10 +72,11 @@ SegmentClosestPoint<T> closest_point_on_segment_with_parameter(const Segment<T>&
 /// edges or face holds p (Ericson, Real-Time Collision Detection, 2005, 5.1.5). In the face region
 /// the point is p projected along the normal, with barycentrics from sub-triangle areas, which
 /// stays accurate for thin triangles where Ericson's division by (va + vb + vc) does not.
-/// Degenerate triangles (collinear or coincident vertices) and triangles too thin for T to
-/// carry a plane (sin² of the angle at v0 below machine epsilon) are taken as the union of their
-/// three edges: the answer is the nearest point of that union, never NaN, off by at most the
-/// triangle's width.
+/// A thin triangle's plane is only known to about epsilon / sin(angle at v0), which bounds the
+/// error relative to the triangle's size. Degenerate triangles (collinear or coincident
+/// vertices) and those too thin for T to carry a plane (sin² of the angle at v0 below epsilon)
+/// are taken as the union of their three edges: the answer is the nearest point of that union,
+/// never NaN, off by at most the triangle's width (so at worst sqrt(epsilon) times its size).
 template <Real T>
 TriangleClosestPoint<T> closest_point_on_triangle(const Triangle<T>& triangle, Vec3<T> p);
 
@@ -105,8 +107,7 @@ SolidClosestPoint<T> closest_point_on_capsule(const Capsule<T>& capsule, Vec3<T>
 /// clamped to it, projected onto the second, and projected back when that projection clamps.
 /// Parallel segments give one of the equally close pairs; a degenerate segment is its point, two
 /// degenerate segments give s = t = 0. The lines' solution is taken from cross products rather
-/// than Ericson's a e - b², so nearly parallel segments lose no more than T's epsilon times
-/// their size.
+/// than from Ericson's a e - b², whose cancellation loses nearly parallel segments' accuracy.
 template <Real T>
 SegmentPairClosestPoints<T> closest_points_between_segments(const Segment<T>& first, const Segment<T>& second);
 

@@ -38,11 +38,14 @@ struct Mat3 {
 
   /// Gram–Schmidt: the nearest right-handed orthonormal frame that keeps column 0's direction and
   /// column 1's plane. Repairs a rotation that drifted after many incremental updates. A matrix
-  /// whose first two columns are parallel or zero gives the identity.
+  /// whose first two columns are zero or parallel (the sine of their angle below sqrt(epsilon),
+  /// where column 1's plane is lost to rounding) gives the identity.
   Mat3 orthonormalized() const {
     const Vec3<T> c0 = normalize(col[0]);
-    const Vec3<T> c1 = normalize(col[1] - c0 * dot(c0, col[1]));
-    if (c0 == Vec3<T>{} || c1 == Vec3<T>{}) return identity();
+    const Vec3<T> r = col[1] - c0 * dot(c0, col[1]);
+    if (c0 == Vec3<T>{} || !(dot(r, r) > kEpsilon<T> * dot(col[1], col[1]))) return identity();
+    // A second pass removes what cancellation left along c0 ("twice is enough").
+    const Vec3<T> c1 = normalize(r - c0 * dot(c0, r));
     return from_columns(c0, c1, cross(c0, c1));
   }
 };

@@ -44,8 +44,14 @@ template <Real T> constexpr T distance_squared(Vec3<T> a, Vec3<T> b) { return le
 /// Unit vector along a; the zero vector (or a non-finite one) gives the zero vector.
 template <Real T> inline Vec3<T> normalize(Vec3<T> a) {
   const T len2 = dot(a, a);
-  if (!(len2 > T(0)) || !is_finite(len2)) return {};
-  return a * (T(1) / std::sqrt(len2));
+  if (len2 >= std::numeric_limits<T>::min() && is_finite(len2)) return a * (T(1) / std::sqrt(len2));
+  // |a|² overflowed or fell below the normal range although a may be finite and non-zero:
+  // scale by the largest component first.
+  if (!is_finite(a)) return {};
+  const T largest = max_component(abs(a));
+  if (!(largest > T(0))) return {};
+  const Vec3<T> s = a / largest;
+  return s * (T(1) / std::sqrt(dot(s, s)));
 }
 
 template <Real T> constexpr Vec3<T> min(Vec3<T> a, Vec3<T> b) { return {min(a.x, b.x), min(a.y, b.y), min(a.z, b.z)}; }
