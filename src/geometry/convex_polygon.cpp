@@ -24,7 +24,9 @@ Result<ConvexPolygon<T>> ConvexPolygon<T>::make(std::span<const Vec3<T>> vertice
   // Tolerances relative to the polygon's size, a few hundred ulps of its coordinates.
   const T tolerance = T(256) * kEpsilon<T> * max(size, max_component(abs(bounds.max)) + max_component(abs(bounds.min)));
 
-  // Newell's method: the area-weighted normal, robust for any planar polygon.
+  // Newell's method: the area-weighted normal, robust for any planar polygon. Taken about the
+  // centre of the bounds, so that a small polygon far from the origin keeps its digits.
+  const Vec3<T> centre = bounds.center();
   Vec3<T> area_normal{};
   for (std::size_t i = 0; i < n; ++i) {
     const Vec3<T>& p = vertices[i];
@@ -33,7 +35,7 @@ Result<ConvexPolygon<T>> ConvexPolygon<T>::make(std::span<const Vec3<T>> vertice
       return Status{StatusCode::degenerate, "convex polygon vertices " + std::to_string(i) + " and " +
                                                 std::to_string((i + 1) % n) + " coincide"};
     }
-    area_normal += cross(p, q);
+    area_normal += cross(p - centre, q - centre);
   }
   const T twice_area = length(area_normal);
   if (!(twice_area > tolerance * size)) {

@@ -34,7 +34,7 @@ inline void solve_quadratic(T a, T b, T c, T disc, T& t0, T& t1) {
 // [tmin, tmax]. The caller fills the outward normal when the hit is not started-inside.
 template <Real T>
 inline bool fill_solid_hit(const Ray<T>& ray, T t_enter, T t_exit, RayHit<T>& hit) {
-  if (!(t_enter <= t_exit) || t_exit < ray.tmin || t_enter > ray.tmax) return false;
+  if (!(t_enter <= t_exit) || t_exit < ray.tmin || t_enter > ray.tmax || !(t_enter < kInfinity<T>)) return false;
   hit.hit = true;
   hit.t_exit = t_exit;
   if (t_enter >= ray.tmin) {

@@ -58,7 +58,9 @@ RayHit<T> ray_vs_capsule(const Capsule<T>& capsule, const Ray<T>& ray) {
     }
     const T c0 = max(t0, s0), c1 = min(t1, s1);
     if (in_slab && c0 <= c1) {
-      if (t0 >= s0 && c0 < t_enter) t_enter = c0, enter_side = true;
+      // t0 >= s0: the entry is on the cylindrical surface, inside the slab. On a tie with a ball
+      // (a hit a hair short of the seam rounds to the same t), the side's radial normal is exact.
+      if (t0 >= s0 && c0 <= t_enter) t_enter = c0, enter_side = true;
       t_exit = max(t_exit, c1);
     }
   }

@@ -10,7 +10,7 @@ RayHit<T> cross_plane(Vec3<T> n, T offset, const Ray<T>& ray) {
   const T denom = dot(n, ray.dir);
   if (denom == T(0) || !is_finite(denom)) return hit;  // parallel, in the plane, or bad normal
   const T t = (offset - dot(n, ray.origin)) / denom;
-  if (!(t >= ray.tmin && t <= ray.tmax)) return hit;
+  if (!in_range(t, ray)) return hit;
   hit.hit = true;
   hit.t = t;
   hit.point = ray.at(t);

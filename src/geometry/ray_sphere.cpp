@@ -58,7 +58,8 @@ PackHit<F> ray_vs_spheres(const SpherePack<F>& pack, const Ray<float>& ray) {
   const F lo = min(t1, t0);
   const F hi = max(t0, t1);
   const F tmin(ray.tmin), tmax(ray.tmax);
-  out.hit = (pack.radius > F(0.0f)) & (disc >= F(0.0f)) & (lo <= hi) & (hi >= tmin) & (lo <= tmax);
+  out.hit = (pack.radius > F(0.0f)) & (disc >= F(0.0f)) & (lo <= hi) & (hi >= tmin) & (lo <= tmax) &
+            (lo < F(kInfinity<float>));
   out.t = select(out.hit, select(lo >= tmin, lo, tmin), F(kInfinity<float>));
   return out;
 }

@@ -85,7 +85,7 @@ RayHit<T> ray_vs_triangle(const Triangle<T>& tri, const WatertightRay<T>& ray, c
   const T cz = ray.shear_z * c[ray.kz];
   const T inv_det = T(1) / det;
   const T t = (u * az + v * bz + w * cz) * inv_det;
-  if (!(t >= ray.tmin && t <= ray.tmax)) return hit;
+  if (!(t >= ray.tmin && t <= ray.tmax && t < kInfinity<T>)) return hit;
 
   const Vec3<T> n = normalize(cross(tri.v1 - tri.v0, tri.v2 - tri.v0));
   if (n == Vec3<T>{}) return hit;
@@ -121,7 +121,7 @@ RayHit<T> ray_vs_triangle_moller_trumbore(const Triangle<T>& tri, const Ray<T>& 
   const T v = dot(ray.dir, q) * inv_det;
   if (!(v >= T(0) && u + v <= T(1))) return hit;
   const T t = dot(e2, q) * inv_det;
-  if (!(t >= ray.tmin && t <= ray.tmax)) return hit;
+  if (!in_range(t, ray)) return hit;
   const Vec3<T> n = normalize(cross(e1, e2));
   if (n == Vec3<T>{}) return hit;
   hit.hit = true;
@@ -158,7 +158,7 @@ PackHit<F> ray_vs_triangles(const TrianglePack<F>& pack, const WatertightRay<flo
   const F t = (u * (sz * a[kz]) + v * (sz * b[kz]) + w * (sz * c[kz])) * inv_det;
   const auto on_edge = (u == zero) | (v == zero) | (w == zero);
   const auto accepted = andnot((det != zero) & (abs(det) < F(kInfinity<float>)) & (t >= F(ray.tmin)) &
-                                   (t <= F(ray.tmax)),
+                                   (t <= F(ray.tmax)) & (t < F(kInfinity<float>)),
                                outside);
   out.hit = andnot(accepted, on_edge);
   out.t = select(out.hit, t, F(kInfinity<float>));

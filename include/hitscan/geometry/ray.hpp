@@ -2,7 +2,8 @@
 /// The ray and the hit record every ray-vs-shape kernel shares.
 ///
 /// Convention: points on the ray are origin + t * dir for t in [tmin, tmax], t measured in units
-/// of dir (a unit dir makes t a distance). dir need not be unit length. A ray whose origin or
+/// of dir (a unit dir makes t a distance). dir need not be unit length; a hit whose t would
+/// overflow (a subnormal dir, say) is a miss. A ray whose origin or
 /// dir is not finite, whose dir is zero, or whose [tmin, tmax] is empty or NaN is invalid, and every
 /// kernel reports it as a miss: no NaN ever leaves a kernel.
 ///
@@ -38,6 +39,13 @@ inline bool is_valid(const Ray<T>& ray) {
   const T finite = ((o.x - o.x) + (o.y - o.y)) + ((o.z - o.z) + (d.x - d.x)) + ((d.y - d.y) + (d.z - d.z)) +
                    (ray.tmin - ray.tmin);
   return (finite == T(0)) & ((d.x != T(0)) | (d.y != T(0)) | (d.z != T(0))) & (ray.tmin <= ray.tmax);
+}
+
+/// t is a hit parameter the ray accepts: within [tmin, tmax] and finite. A tiny direction can
+/// put the true hit beyond the largest finite t; that is a miss, never a hit at infinity.
+template <Real T>
+constexpr bool in_range(T t, const Ray<T>& ray) {
+  return t >= ray.tmin && t <= ray.tmax && t < kInfinity<T>;
 }
 
 /// Bits of RayHit::flags.
