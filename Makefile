@@ -13,7 +13,8 @@ $(BUILD)/release/.configured: CMakeLists.txt
 	cmake -S . -B $(BUILD)/release -G Ninja -DCMAKE_BUILD_TYPE=Release $(CMAKE_FLAGS)
 	touch $@
 
-demo: all
+demo: $(BUILD)/release/.configured
+	cmake --build $(BUILD)/release -j $(JOBS) --target hitscan_cli
 	mkdir -p out
 	$(BUILD)/release/hitscan render -o out/demo.png
 
