@@ -1,4 +1,5 @@
 #include "hitscan/geometry/closest_point.hpp"
+#include "math/random_math.hpp"
 
 #include <gtest/gtest.h>
 
@@ -12,11 +13,12 @@
 namespace hitscan {
 namespace {
 
+using namespace test;
+
 using V3d = Vec3<double>;
 
 template <class T>
 class ClosestPoint : public ::testing::Test {};
-using RealTypes = ::testing::Types<float, double>;
 TYPED_TEST_SUITE(ClosestPoint, RealTypes);
 
 template <class T>
@@ -321,7 +323,6 @@ double thin_triangle_allowance(V3d a, V3d b, V3d c) {
 }
 
 /// Uniform in [lo, hi) from the raw engine output, so the sequence is the same on every platform.
-double uniform(std::mt19937& rng, double lo, double hi) { return lo + (hi - lo) * (rng() / 4294967296.0); }
 
 template <class T>
 Vec3<T> random_point(std::mt19937& rng, double half) {

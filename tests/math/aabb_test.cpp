@@ -1,4 +1,5 @@
 #include "hitscan/math/aabb.hpp"
+#include "math/random_math.hpp"
 
 #include <gtest/gtest.h>
 
@@ -9,17 +10,11 @@
 namespace hitscan {
 namespace {
 
+using namespace test;
+
 template <class T>
 class AabbTest : public ::testing::Test {};
-using RealTypes = ::testing::Types<float, double>;
 TYPED_TEST_SUITE(AabbTest, RealTypes);
-
-double uniform(std::mt19937& rng, double lo, double hi) { return lo + (hi - lo) * (rng() / 4294967296.0); }
-
-template <class T>
-Vec3<T> random_vec(std::mt19937& rng, double half = 1) {
-  return {T(uniform(rng, -half, half)), T(uniform(rng, -half, half)), T(uniform(rng, -half, half))};
-}
 
 template <class T>
 Aabb<T> random_box(std::mt19937& rng) {

@@ -1,4 +1,5 @@
 #include "hitscan/math/mat3.hpp"
+#include "math/random_math.hpp"
 
 #include <gtest/gtest.h>
 
@@ -8,21 +9,11 @@
 namespace hitscan {
 namespace {
 
+using namespace test;
+
 template <class T>
 class Mat3Test : public ::testing::Test {};
-using RealTypes = ::testing::Types<float, double>;
 TYPED_TEST_SUITE(Mat3Test, RealTypes);
-
-/// Tolerance for unit-sized results of a chain of a few dozen operations.
-template <class T>
-double tolerance() { return std::is_same_v<T, float> ? 2e-6 : 1e-14; }
-
-double uniform(std::mt19937& rng, double lo, double hi) { return lo + (hi - lo) * (rng() / 4294967296.0); }
-
-template <class T>
-Vec3<T> random_vec(std::mt19937& rng, double half = 1) {
-  return {T(uniform(rng, -half, half)), T(uniform(rng, -half, half)), T(uniform(rng, -half, half))};
-}
 
 template <class T>
 Mat3<T> random_rotation(std::mt19937& rng) {

@@ -7,31 +7,16 @@
 #include <random>
 
 #include "hitscan/math/mat3.hpp"
+#include "math/random_math.hpp"
 
 namespace hitscan {
 namespace {
 
+using namespace test;
+
 template <class T>
 class QuatTest : public ::testing::Test {};
-using RealTypes = ::testing::Types<float, double>;
 TYPED_TEST_SUITE(QuatTest, RealTypes);
-
-/// Tolerance for unit-sized results of a chain of a few dozen operations.
-template <class T>
-double tolerance() { return std::is_same_v<T, float> ? 2e-6 : 1e-14; }
-
-double uniform(std::mt19937& rng, double lo, double hi) { return lo + (hi - lo) * (rng() / 4294967296.0); }
-
-template <class T>
-Vec3<T> random_vec(std::mt19937& rng, double half = 1) {
-  return {T(uniform(rng, -half, half)), T(uniform(rng, -half, half)), T(uniform(rng, -half, half))};
-}
-
-template <class T>
-Quat<T> random_quat(std::mt19937& rng) {
-  const Vec3<T> v = random_vec<T>(rng);
-  return Quat<T>::from_components(T(uniform(rng, -1, 1)), v.x, v.y, v.z);
-}
 
 template <class T>
 void expect_vec_near(Vec3<T> actual, Vec3<T> expected, double tol) {

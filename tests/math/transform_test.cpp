@@ -1,4 +1,5 @@
 #include "hitscan/math/transform.hpp"
+#include "math/random_math.hpp"
 
 #include <gtest/gtest.h>
 
@@ -9,21 +10,11 @@
 namespace hitscan {
 namespace {
 
+using namespace test;
+
 template <class T>
 class TransformTest : public ::testing::Test {};
-using RealTypes = ::testing::Types<float, double>;
 TYPED_TEST_SUITE(TransformTest, RealTypes);
-
-/// Tolerance for unit-sized results of a chain of a few dozen operations.
-template <class T>
-double tolerance() { return std::is_same_v<T, float> ? 2e-6 : 1e-14; }
-
-double uniform(std::mt19937& rng, double lo, double hi) { return lo + (hi - lo) * (rng() / 4294967296.0); }
-
-template <class T>
-Vec3<T> random_vec(std::mt19937& rng, double half = 1) {
-  return {T(uniform(rng, -half, half)), T(uniform(rng, -half, half)), T(uniform(rng, -half, half))};
-}
 
 /// A rotation, a translation and a non-uniform scale with each factor in ±[0.2, 5] (negative
 /// factors mirror).

@@ -1,4 +1,5 @@
 #include "hitscan/math/vec3.hpp"
+#include "math/random_math.hpp"
 
 #include <gtest/gtest.h>
 
@@ -10,9 +11,10 @@
 namespace hitscan {
 namespace {
 
+using namespace test;
+
 template <class T>
 class Vec3Test : public ::testing::Test {};
-using RealTypes = ::testing::Types<float, double>;
 TYPED_TEST_SUITE(Vec3Test, RealTypes);
 
 /// Relative tolerance for unit-sized results of a few operations.
@@ -20,12 +22,6 @@ template <class T>
 double tolerance() { return std::is_same_v<T, float> ? 1e-5 : 1e-13; }
 
 /// Uniform in [lo, hi) from the raw engine output, the same sequence on every platform.
-double uniform(std::mt19937& rng, double lo, double hi) { return lo + (hi - lo) * (rng() / 4294967296.0); }
-
-template <class T>
-Vec3<T> random_vec(std::mt19937& rng, double half = 1) {
-  return {T(uniform(rng, -half, half)), T(uniform(rng, -half, half)), T(uniform(rng, -half, half))};
-}
 
 template <class T>
 void expect_vec_near(Vec3<T> actual, Vec3<T> expected, double tol) {
