@@ -1,4 +1,5 @@
 #include "hitscan/io/image.hpp"
+#include "support/scratch_directory.hpp"
 
 #include <gtest/gtest.h>
 #include <stb_image.h>
@@ -13,27 +14,7 @@ namespace {
 
 namespace fs = std::filesystem;
 
-// A fresh directory under the system temp dir, removed with its contents at scope exit. Random
-// names keep concurrent test processes (ctest -j, several build trees) apart.
-class ScratchDirectory {
- public:
-  ScratchDirectory() {
-    std::random_device entropy;
-    path_ = fs::temp_directory_path() / ("hitscan_image_test_" + std::to_string(entropy()) + std::to_string(entropy()));
-    fs::create_directories(path_);
-  }
-  ~ScratchDirectory() {
-    std::error_code ignored;
-    fs::remove_all(path_, ignored);
-  }
-  ScratchDirectory(const ScratchDirectory&) = delete;
-  ScratchDirectory& operator=(const ScratchDirectory&) = delete;
-
-  std::string file(const std::string& name) const { return (path_ / name).string(); }
-
- private:
-  fs::path path_;
-};
+using test::ScratchDirectory;
 
 // Every pixel different, and every channel of a pixel different, so a swapped axis, channel
 // order or row order cannot go unnoticed.

@@ -18,6 +18,7 @@
 #include "tools/command_line.hpp"
 #include "tools/demo_scene.hpp"
 #include "tools/normal_render.hpp"
+#include "support/scratch_directory.hpp"
 
 namespace hitscan::tools {
 namespace {
@@ -320,25 +321,7 @@ TEST(NormalRender, BackFaceShowsTheColourOfTheSideFacingTheCamera) {
 
 // --- the command line -------------------------------------------------------------------------------
 
-class ScratchDirectory {
- public:
-  ScratchDirectory() {
-    std::random_device entropy;
-    path_ = fs::temp_directory_path() / ("hitscan_render_test_" + std::to_string(entropy()) + std::to_string(entropy()));
-    fs::create_directories(path_);
-  }
-  ~ScratchDirectory() {
-    std::error_code ignored;
-    fs::remove_all(path_, ignored);
-  }
-  ScratchDirectory(const ScratchDirectory&) = delete;
-  ScratchDirectory& operator=(const ScratchDirectory&) = delete;
-
-  std::string file(const std::string& name) const { return (path_ / name).string(); }
-
- private:
-  fs::path path_;
-};
+using test::ScratchDirectory;
 
 struct CommandRun {
   int exit_code = -1;
