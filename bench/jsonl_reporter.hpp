@@ -21,7 +21,7 @@ struct Figure {
 
 class JsonlReporter : public benchmark::ConsoleReporter {
  public:
-  explicit JsonlReporter(std::FILE* out) : out_(out) {}
+  explicit JsonlReporter(std::FILE* out) : ConsoleReporter(OO_Tabular), out_(out) {}
 
   void ReportRuns(const std::vector<Run>& runs) override;
   void Finalize() override;

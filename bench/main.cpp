@@ -20,8 +20,6 @@ int main(int argc, char** argv) {
   args.push_back(interleave.data());
   args.push_back(aggregates.data());
   args.push_back(min_time.data());
-  std::string color = "--benchmark_color=false";
-  args.push_back(color.data());
   for (int i = 1; i < argc; ++i) {
     if (std::strcmp(argv[i], "--jsonl") == 0 && i + 1 < argc) {
       jsonl_path = argv[++i];
