@@ -6,11 +6,13 @@
 set -euo pipefail
 
 profile=${1:-build}
-packages=(cmake ninja-build g++ make pkg-config libstb-dev libcli11-dev libgtest-dev libgmock-dev)
+packages=(cmake ninja-build g++ make pkg-config libstb-dev libcli11-dev libassimp-dev libgtest-dev libgmock-dev)
+# Real meshes for the tests: assimp's test models and CGAL's demo data (armadillo, bunny, elephant).
+test_data=(assimp-testmodels libcgal-demo)
 case "$profile" in
-  build|test) ;;
-  sanitize) ;;
-  bench) packages+=(libbenchmark-dev) ;;
+  build) ;;
+  test|sanitize) packages+=("${test_data[@]}") ;;
+  bench) packages+=("${test_data[@]}" libbenchmark-dev libembree-dev libbullet-dev) ;;
   *) echo "deps.sh: unknown profile '$profile'" >&2; exit 2 ;;
 esac
 

@@ -95,7 +95,9 @@ RayHit<T> ray_vs_triangle(const Triangle<T>& tri, const WatertightRay<T>& ray, c
   hit.v = w * inv_det;
   hit.point = ray.origin + dir * t;
   hit.normal = n;
-  if (dot(n, dir) > T(0)) hit.flags = kHitBackFace;
+  // The sheared frame keeps handedness, so det < 0 exactly when dot(normal, dir) > 0; the sign
+  // of det is what the pack kernel has too, which keeps the two in agreement at grazing angles.
+  if (det < T(0)) hit.flags = kHitBackFace;
   return hit;
 }
 
@@ -164,6 +166,7 @@ PackHit<F> ray_vs_triangles(const TrianglePack<F>& pack, const WatertightRay<flo
   out.t = select(out.hit, t, F(kInfinity<float>));
   out.u = v * inv_det;
   out.v = w * inv_det;
+  out.back_face = det < zero;
 
   // A lane with an edge function of exactly zero needs the double retry and the ownership
   // rule: hand it to the scalar kernel (rare: the ray passes exactly through an edge's line).
@@ -178,6 +181,7 @@ PackHit<F> ray_vs_triangles(const TrianglePack<F>& pack, const WatertightRay<flo
   out.u.store(u_lanes);
   out.v.store(v_lanes);
   int hit_bits = bits(out.hit);
+  int back_bits = bits(out.back_face);
   for (; rare != 0; rare &= rare - 1) {
     const int i = __builtin_ctz(static_cast<unsigned>(rare));
     const Triangle<float> tri{{lanes[0][i], lanes[1][i], lanes[2][i]},
@@ -185,11 +189,13 @@ PackHit<F> ray_vs_triangles(const TrianglePack<F>& pack, const WatertightRay<flo
                               {lanes[6][i], lanes[7][i], lanes[8][i]}};
     const RayHit<float> h = ray_vs_triangle(tri, ray, dir);
     hit_bits = h.hit ? (hit_bits | (1 << i)) : (hit_bits & ~(1 << i));
+    back_bits = h.back_face() ? (back_bits | (1 << i)) : (back_bits & ~(1 << i));
     t_lanes[i] = h.t;
     u_lanes[i] = h.u;
     v_lanes[i] = h.v;
   }
   out.hit = MaskOf<F>::from_bits(hit_bits);
+  out.back_face = MaskOf<F>::from_bits(back_bits);
   out.t = F::load(t_lanes);
   out.u = F::load(u_lanes);
   out.v = F::load(v_lanes);

@@ -133,6 +133,7 @@ TYPED_TEST(RayPackTest, TrianglesMatchScalarWatertightKernel) {
         ASSERT_EQ(scalar.t, packed.t[i]);
         ASSERT_EQ(scalar.u, packed.u[i]);
         ASSERT_EQ(scalar.v, packed.v[i]);
+        ASSERT_EQ(scalar.back_face(), ((bits(packed.back_face) >> i) & 1) != 0) << "lane " << i;
       }
     }
   }

@@ -13,13 +13,15 @@ template <class F>
 using MaskOf = decltype(std::declval<F>() < std::declval<F>());
 
 /// Per-lane result of a pack kernel: lanes that hit, their t, and for triangles the barycentrics
-/// (u weights v1, v weights v2, as in RayHit). Lanes that miss hold t = +inf.
+/// (u weights v1, v weights v2, as in RayHit) and the facing. Lanes that miss hold t = +inf.
 template <class F>
 struct PackHit {
   MaskOf<F> hit{};
   F t{};
   F u{};
   F v{};
+  /// Triangles: lanes whose hit is on the back face (kHitBackFace of the scalar kernel).
+  MaskOf<F> back_face{};
 };
 
 }  // namespace hitscan

@@ -1,0 +1,46 @@
+#pragma once
+/// Building a binary BVH over boxes with the surface area heuristic, binned (Wald, "On fast
+/// Construction of SAH-based Bounding Volume Hierarchies", 2007). Knows nothing about what the
+/// boxes bound.
+
+#include <cstdint>
+#include <span>
+#include <vector>
+
+#include "hitscan/math/aabb.hpp"
+
+namespace hitscan::bvh {
+
+struct BuildSettings {
+  /// Largest leaf; a node with more primitives is always split.
+  std::uint32_t max_leaf_size = 4;
+  /// Number of bins per axis for the SAH sweep.
+  std::uint32_t bin_count = 16;
+  /// Cost of visiting a node relative to testing one block of primitives.
+  float traversal_cost = 1.0f;
+  /// Primitives tested together at the cost of one (the SIMD width of the leaf test): the SAH
+  /// counts a leaf of n primitives as ceil(n / leaf_block_size) tests.
+  std::uint32_t leaf_block_size = 4;
+};
+
+/// A node of the binary tree: a leaf holds primitives [first, first + count) of primitive_order;
+/// an inner node (count == 0) has its children at `first` and `first + 1`.
+struct BinaryNode {
+  Aabbf bounds;
+  std::uint32_t first = 0;
+  std::uint32_t count = 0;
+  bool is_leaf() const { return count != 0; }
+};
+
+struct BinaryBvh {
+  /// nodes[0] is the root; empty when there were no primitives.
+  std::vector<BinaryNode> nodes;
+  /// The primitives in leaf order: leaves refer to ranges of this array.
+  std::vector<std::uint32_t> primitive_order;
+};
+
+/// Builds over the valid boxes of `bounds` (a box that is not valid, e.g. empty or NaN, is left
+/// out: its index appears in no leaf). Deterministic for the same input.
+BinaryBvh build_binned_sah(std::span<const Aabbf> bounds, const BuildSettings& settings = {});
+
+}  // namespace hitscan::bvh

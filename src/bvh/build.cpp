@@ -1,0 +1,176 @@
+#include "hitscan/bvh/build.hpp"
+
+#include <algorithm>
+#include <array>
+
+namespace hitscan::bvh {
+namespace {
+
+// Past this depth a node is split at the object median, whatever the SAH says, so that the
+// tree depth (and the fixed traversal stacks that rely on it) stays bounded for any input.
+constexpr int kMaxSahDepth = 40;
+
+struct Bin {
+  Aabbf bounds;
+  std::uint32_t count = 0;
+};
+
+struct Split {
+  int axis = -1;
+  std::uint32_t bin = 0;  // primitives in bins [0, bin] go left
+  float cost = kInfinity<float>;
+};
+
+struct Task {
+  std::uint32_t node, begin, end;
+  int depth;
+};
+
+class Builder {
+ public:
+  Builder(std::span<const Aabbf> bounds, const BuildSettings& settings) : bounds_(bounds), settings_(settings) {
+    settings_.max_leaf_size = std::max<std::uint32_t>(1, settings_.max_leaf_size);
+    settings_.bin_count = std::clamp<std::uint32_t>(settings_.bin_count, 2, 256);
+    settings_.leaf_block_size = std::max<std::uint32_t>(1, settings_.leaf_block_size);
+  }
+
+  BinaryBvh build() {
+    BinaryBvh bvh;
+    centers_.resize(bounds_.size());
+    for (std::uint32_t i = 0; i < bounds_.size(); ++i) {
+      const Aabbf& b = bounds_[i];
+      if (!b.is_valid() || !is_finite(b.min) || !is_finite(b.max)) continue;
+      bvh.primitive_order.push_back(i);
+      centers_[i] = b.center();
+    }
+    if (bvh.primitive_order.empty()) return bvh;
+    order_ = &bvh.primitive_order;
+    nodes_ = &bvh.nodes;
+    nodes_->reserve(2 * order_->size());
+    nodes_->push_back({});
+    std::vector<Task> stack{{0, 0, static_cast<std::uint32_t>(order_->size()), 0}};
+    while (!stack.empty()) {
+      const Task task = stack.back();
+      stack.pop_back();
+      split_or_leaf(task, stack);
+    }
+    return bvh;
+  }
+
+ private:
+  void split_or_leaf(const Task& task, std::vector<Task>& stack) {
+    std::vector<std::uint32_t>& order = *order_;
+    Aabbf node_bounds, center_bounds;
+    for (std::uint32_t i = task.begin; i < task.end; ++i) {
+      node_bounds.grow(bounds_[order[i]]);
+      center_bounds.grow(centers_[order[i]]);
+    }
+    (*nodes_)[task.node].bounds = node_bounds;
+    const std::uint32_t count = task.end - task.begin;
+
+    std::uint32_t middle = task.begin;
+    if (count > 1 && task.depth < kMaxSahDepth) {
+      const Split split = find_split(task, node_bounds, center_bounds);
+      // SAH cost of a leaf, in units of one block test, against the best split's.
+      const float leaf_cost = blocks(count);
+      if (split.axis >= 0 && (split.cost < leaf_cost || count > settings_.max_leaf_size)) {
+        middle = partition(task, center_bounds, split);
+      }
+    }
+    if (middle == task.begin && count > settings_.max_leaf_size) {
+      middle = median_split(task, center_bounds);  // every centre equal, or too deep for the SAH
+    }
+    if (middle == task.begin || middle == task.end) {
+      (*nodes_)[task.node].first = task.begin;
+      (*nodes_)[task.node].count = count;
+      return;
+    }
+    const auto left = static_cast<std::uint32_t>(nodes_->size());
+    nodes_->push_back({});
+    nodes_->push_back({});
+    (*nodes_)[task.node].first = left;
+    (*nodes_)[task.node].count = 0;
+    // Right first, so the left subtree is built (and laid out) first.
+    stack.push_back({left + 1, middle, task.end, task.depth + 1});
+    stack.push_back({left, task.begin, middle, task.depth + 1});
+  }
+
+  float blocks(std::uint32_t n) const {
+    return static_cast<float>((n + settings_.leaf_block_size - 1) / settings_.leaf_block_size);
+  }
+
+  std::uint32_t bin_of(float c, float lo, float scale) const {
+    const auto b = static_cast<std::int64_t>((c - lo) * scale);
+    return static_cast<std::uint32_t>(std::clamp<std::int64_t>(b, 0, settings_.bin_count - 1));
+  }
+
+  Split find_split(const Task& task, const Aabbf& node_bounds, const Aabbf& center_bounds) const {
+    const std::uint32_t k = settings_.bin_count;
+    const float inv_area = 1.0f / std::max(node_bounds.surface_area(), std::numeric_limits<float>::min());
+    Split best;
+    std::array<Bin, 256> bins;
+    std::array<float, 256> right_cost;
+    for (int axis = 0; axis < 3; ++axis) {
+      const float lo = center_bounds.min[axis], extent = center_bounds.max[axis] - lo;
+      if (!(extent > 0.0f)) continue;
+      const float scale = static_cast<float>(k) / extent;
+      for (std::uint32_t b = 0; b < k; ++b) bins[b] = {};
+      for (std::uint32_t i = task.begin; i < task.end; ++i) {
+        const std::uint32_t p = (*order_)[i];
+        Bin& bin = bins[bin_of(centers_[p][axis], lo, scale)];
+        bin.bounds.grow(bounds_[p]);
+        ++bin.count;
+      }
+      // Sweep from the right for the right-hand areas, then from the left.
+      Aabbf acc;
+      std::uint32_t n = 0;
+      for (std::uint32_t b = k - 1; b > 0; --b) {
+        acc.grow(bins[b].bounds);
+        n += bins[b].count;
+        right_cost[b] = n ? acc.surface_area() * blocks(n) : 0.0f;
+      }
+      acc = {};
+      n = 0;
+      for (std::uint32_t b = 0; b + 1 < k; ++b) {
+        acc.grow(bins[b].bounds);
+        n += bins[b].count;
+        const float cost = settings_.traversal_cost + (acc.surface_area() * blocks(n) + right_cost[b + 1]) * inv_area;
+        if (n > 0 && n < task.end - task.begin && cost < best.cost) best = {axis, b, cost};
+      }
+    }
+    return best;
+  }
+
+  std::uint32_t partition(const Task& task, const Aabbf& center_bounds, const Split& split) {
+    const int axis = split.axis;
+    const float lo = center_bounds.min[axis];
+    const float scale = static_cast<float>(settings_.bin_count) / (center_bounds.max[axis] - lo);
+    auto first = order_->begin() + task.begin, last = order_->begin() + task.end;
+    auto mid = std::stable_partition(first, last, [&](std::uint32_t p) { return bin_of(centers_[p][axis], lo, scale) <= split.bin; });
+    return static_cast<std::uint32_t>(mid - order_->begin());
+  }
+
+  std::uint32_t median_split(const Task& task, const Aabbf& center_bounds) {
+    const int axis = max_dimension(center_bounds.extent());
+    const std::uint32_t middle = task.begin + (task.end - task.begin) / 2;
+    std::nth_element(order_->begin() + task.begin, order_->begin() + middle, order_->begin() + task.end,
+                     [&](std::uint32_t a, std::uint32_t b) {
+                       return centers_[a][axis] < centers_[b][axis] || (centers_[a][axis] == centers_[b][axis] && a < b);
+                     });
+    return middle;
+  }
+
+  std::span<const Aabbf> bounds_;
+  BuildSettings settings_;
+  std::vector<Vec3f> centers_;
+  std::vector<std::uint32_t>* order_ = nullptr;
+  std::vector<BinaryNode>* nodes_ = nullptr;
+};
+
+}  // namespace
+
+BinaryBvh build_binned_sah(std::span<const Aabbf> bounds, const BuildSettings& settings) {
+  return Builder(bounds, settings).build();
+}
+
+}  // namespace hitscan::bvh

@@ -1,0 +1,320 @@
+#include "hitscan/io/mesh_loader.hpp"
+
+#include <assimp/Importer.hpp>
+#include <assimp/config.h>
+#include <assimp/scene.h>
+
+#include <cerrno>
+#include <charconv>
+#include <cstdint>
+#include <cstdio>
+#include <exception>
+#include <filesystem>
+#include <fstream>
+#include <limits>
+#include <new>
+#include <optional>
+#include <string_view>
+#include <system_error>
+#include <utility>
+#include <vector>
+
+#include "hitscan/math/mat3.hpp"
+
+namespace hitscan::io {
+namespace {
+
+namespace fs = std::filesystem;
+
+Status fail(StatusCode code, const std::string& path, const std::string& reason) {
+  return Status{code, path + ": " + reason};
+}
+
+// x -> linear x + offset, in double so that a chain of node transforms adds no float rounding.
+struct Affine {
+  Mat3d linear = Mat3d::identity();
+  Vec3d offset{};
+
+  bool is_identity() const {
+    return linear.col[0] == Vec3d{1, 0, 0} && linear.col[1] == Vec3d{0, 1, 0} && linear.col[2] == Vec3d{0, 0, 1} &&
+           offset == Vec3d{};
+  }
+  Vec3d apply(Vec3d p) const { return linear * p + offset; }
+  // The inverse transpose up to a positive factor: the cofactor matrix, whose columns are the
+  // cross products of the linear part's columns, times the sign of the determinant.
+  Vec3d apply_to_normal(Vec3d n) const {
+    const Vec3d& c0 = linear.col[0];
+    const Vec3d& c1 = linear.col[1];
+    const Vec3d& c2 = linear.col[2];
+    const Vec3d cofactor_n = cross(c1, c2) * n.x + cross(c2, c0) * n.y + cross(c0, c1) * n.z;
+    return linear.determinant() < 0 ? -cofactor_n : cofactor_n;
+  }
+  // this after inner: x -> this(inner(x)).
+  Affine then_inner(const Affine& inner) const { return {linear * inner.linear, linear * inner.offset + offset}; }
+};
+
+// assimp's matrices are row-major and act on column vectors; the bottom row of a node transform
+// is (0, 0, 0, 1).
+Affine affine_from(const aiMatrix4x4& m) {
+  Affine a;
+  a.linear = Mat3d::from_columns({m.a1, m.b1, m.c1}, {m.a2, m.b2, m.c2}, {m.a3, m.b3, m.c3});
+  a.offset = {m.a4, m.b4, m.c4};
+  return a;
+}
+
+struct Placement {
+  const aiMesh* mesh = nullptr;
+  Affine transform;
+};
+
+// Parts in the order described in the header: a depth-first, pre-order walk of the node graph,
+// or the scene's own list. An explicit stack keeps a deep graph from exhausting the call stack.
+Result<std::vector<Placement>> place_parts(const aiScene& scene, bool apply_node_transforms, const std::string& path) {
+  std::vector<Placement> placements;
+  if (!apply_node_transforms) {
+    for (unsigned int i = 0; i < scene.mNumMeshes; ++i) placements.push_back({scene.mMeshes[i], Affine{}});
+    return placements;
+  }
+  if (scene.mRootNode == nullptr) return placements;
+  std::vector<std::pair<const aiNode*, Affine>> stack;
+  stack.emplace_back(scene.mRootNode, affine_from(scene.mRootNode->mTransformation));
+  while (!stack.empty()) {
+    const auto [node, transform] = stack.back();
+    stack.pop_back();
+    for (unsigned int i = 0; i < node->mNumMeshes; ++i) {
+      const unsigned int index = node->mMeshes[i];
+      if (index >= scene.mNumMeshes) {
+        return fail(StatusCode::parse_error, path, "a scene node refers to mesh " + std::to_string(index) +
+                                                       " but the file has " + std::to_string(scene.mNumMeshes));
+      }
+      placements.push_back({scene.mMeshes[index], transform});
+    }
+    // Pushed in reverse so that the first child is visited first.
+    for (unsigned int i = node->mNumChildren; i-- > 0;) {
+      const aiNode* child = node->mChildren[i];
+      if (child != nullptr) stack.emplace_back(child, transform.then_inner(affine_from(child->mTransformation)));
+    }
+  }
+  return placements;
+}
+
+// assimp 5.2's OFF reader drops a face of more than 9 corners (or of none) and only logs it,
+// which would shift every later triangle. The face count in the file's header tells. Returns the
+// count, or nothing when the header cannot be read (assimp has read it, so that is not expected).
+// The header is [ST][C][N][4][n]OFF, the dimension after an 'n', then the vertex, face and edge
+// counts; the keyword is optional, and '#' starts a comment.
+std::optional<std::uint64_t> off_header_face_count(const std::string& path) {
+  std::ifstream file(path, std::ios::binary);
+  std::vector<std::string> tokens;
+  std::string line;
+  for (int lines = 0; lines < 10000 && tokens.size() < 4 && std::getline(file, line); ++lines) {
+    std::string_view rest(line);
+    rest = rest.substr(0, rest.find('#'));
+    while (!rest.empty()) {
+      const std::size_t begin = rest.find_first_not_of(" \t\r\f\v");
+      if (begin == std::string_view::npos) break;
+      rest.remove_prefix(begin);
+      const std::size_t end = std::min(rest.find_first_of(" \t\r\f\v"), rest.size());
+      tokens.emplace_back(rest.substr(0, end));
+      rest.remove_prefix(end);
+    }
+  }
+  std::size_t next = 0;
+  if (!tokens.empty() && tokens[0].size() >= 3 && tokens[0].ends_with("OFF")) {
+    next = tokens[0].find('n') != std::string::npos ? 2 : 1;
+  }
+  if (next + 1 >= tokens.size()) return std::nullopt;
+  const std::string& faces = tokens[next + 1];
+  std::uint64_t count = 0;
+  const std::from_chars_result parsed = std::from_chars(faces.data(), faces.data() + faces.size(), count);
+  if (parsed.ec != std::errc{} || parsed.ptr != faces.data() + faces.size()) return std::nullopt;
+  return count;
+}
+
+Status check_off_face_count(const aiScene& scene, const std::string& path) {
+  // The OFF reader names its root node so; no other reader does.
+  if (scene.mRootNode == nullptr || std::string_view(scene.mRootNode->mName.C_Str()) != "<OFFRoot>") {
+    return Status::success();
+  }
+  const std::optional<std::uint64_t> announced = off_header_face_count(path);
+  std::uint64_t read = 0;
+  for (unsigned int i = 0; i < scene.mNumMeshes; ++i) read += scene.mMeshes[i]->mNumFaces;
+  if (announced && read < *announced) {
+    return fail(StatusCode::parse_error, path,
+                "the OFF header announces " + std::to_string(*announced) + " faces but assimp read " +
+                    std::to_string(read) + " (it drops faces of more than 9 corners or of none)");
+  }
+  return Status::success();
+}
+
+Status check_readable(const std::string& path) {
+  std::error_code error;
+  const fs::file_status status = fs::status(path, error);
+  if (status.type() == fs::file_type::not_found) return fail(StatusCode::io_error, path, "no such file");
+  if (error) return fail(StatusCode::io_error, path, "cannot open: " + error.message());
+  if (fs::is_directory(status)) return fail(StatusCode::io_error, path, "is a directory, not a mesh file");
+  std::FILE* file = std::fopen(path.c_str(), "rb");
+  if (file == nullptr) {
+    return fail(StatusCode::io_error, path, "cannot open: " + std::generic_category().message(errno));
+  }
+  std::fclose(file);
+  return Status::success();
+}
+
+// What the first pass over the parts found.
+struct PartTotals {
+  std::uint64_t vertices = 0;
+  std::size_t triangles = 0;
+  bool all_have_normals = true;
+};
+
+// Checks every face of every part (corners present, indices within the part) and counts, so
+// that the second pass can allocate once and trust the data.
+Result<PartTotals> check_parts(const std::vector<Placement>& placements, const std::string& path,
+                               MeshLoadReport& report) {
+  PartTotals totals;
+  std::size_t face_number = 0;  // in the order of the result, for messages
+  for (const Placement& part : placements) {
+    const aiMesh& mesh = *part.mesh;
+    if ((mesh.mNumVertices > 0 && mesh.mVertices == nullptr) || (mesh.mNumFaces > 0 && mesh.mFaces == nullptr)) {
+      return fail(StatusCode::parse_error, path, "assimp returned a mesh without its vertices or faces");
+    }
+    totals.vertices += mesh.mNumVertices;
+    totals.all_have_normals = totals.all_have_normals && mesh.mNormals != nullptr;
+    for (unsigned int f = 0; f < mesh.mNumFaces; ++f, ++face_number) {
+      const aiFace& face = mesh.mFaces[f];
+      if (face.mNumIndices == 0 || face.mIndices == nullptr) {
+        return fail(StatusCode::parse_error, path,
+                    "face " + std::to_string(face_number) + " has no corners (is the file truncated?)");
+      }
+      for (unsigned int c = 0; c < face.mNumIndices; ++c) {
+        if (face.mIndices[c] >= mesh.mNumVertices) {
+          return fail(StatusCode::parse_error, path,
+                      "face " + std::to_string(face_number) + " refers to vertex " +
+                          std::to_string(face.mIndices[c]) + " but its part has " +
+                          std::to_string(mesh.mNumVertices) + " vertices");
+        }
+      }
+      if (face.mNumIndices == 1) {
+        ++report.points;
+      } else if (face.mNumIndices == 2) {
+        ++report.lines;
+      } else {
+        ++report.polygons;
+        totals.triangles += face.mNumIndices - 2;
+      }
+    }
+  }
+  return totals;
+}
+
+// Appends one checked part: its vertices (transformed unless the transform is the identity, so
+// that untransformed coordinates stay bit for bit the file's) and the fans of its polygons.
+void append_part(const Placement& part, bool with_normals, std::vector<Vec3f>& positions, std::vector<Vec3f>& normals,
+                 std::vector<TriangleMesh::Indices>& triangles) {
+  const aiMesh& mesh = *part.mesh;
+  const auto base = static_cast<std::uint32_t>(positions.size());
+  const bool identity = part.transform.is_identity();
+  for (unsigned int v = 0; v < mesh.mNumVertices; ++v) {
+    const aiVector3D& p = mesh.mVertices[v];
+    positions.push_back(identity ? Vec3f{p.x, p.y, p.z} : vec3_cast<float>(part.transform.apply({p.x, p.y, p.z})));
+    if (with_normals) {
+      const aiVector3D& n = mesh.mNormals[v];
+      normals.push_back(identity ? Vec3f{n.x, n.y, n.z}
+                                 : vec3_cast<float>(part.transform.apply_to_normal({n.x, n.y, n.z})));
+    }
+  }
+  const bool mirrored = part.transform.linear.determinant() < 0;
+  for (unsigned int f = 0; f < mesh.mNumFaces; ++f) {
+    const aiFace& face = mesh.mFaces[f];
+    for (unsigned int i = 1; i + 1 < face.mNumIndices; ++i) {
+      const std::uint32_t c0 = base + face.mIndices[0];
+      const std::uint32_t ci = base + face.mIndices[i];
+      const std::uint32_t cj = base + face.mIndices[i + 1];
+      triangles.push_back(mirrored ? TriangleMesh::Indices{c0, cj, ci} : TriangleMesh::Indices{c0, ci, cj});
+    }
+  }
+}
+
+Result<TriangleMesh> load_mesh_unguarded(const std::string& path, const MeshLoadOptions& options,
+                                         MeshLoadReport& report) {
+  if (Status status = check_readable(path); !status.ok()) return status;
+
+  Assimp::Importer importer;
+  // Formats with a skeleton but no mesh (BVH, some MD5) would otherwise get a made-up mesh of bones.
+  importer.SetPropertyBool(AI_CONFIG_IMPORT_NO_SKELETON_MESHES, true);
+  const aiScene* scene = importer.ReadFile(path, 0u);
+  if (scene == nullptr) {
+    const std::string reason = importer.GetErrorString();
+    return fail(StatusCode::parse_error, path,
+                "cannot read the file: " + (reason.empty() ? std::string("unknown assimp failure") : reason));
+  }
+  for (unsigned int i = 0; i < scene->mNumMeshes; ++i) {
+    if (scene->mMeshes == nullptr || scene->mMeshes[i] == nullptr) {
+      return fail(StatusCode::parse_error, path, "assimp returned a scene with a missing mesh");
+    }
+  }
+  if (Status status = check_off_face_count(*scene, path); !status.ok()) return status;
+
+  const Result<std::vector<Placement>> placed = place_parts(*scene, options.apply_node_transforms, path);
+  if (!placed.ok()) return placed.status();
+  const std::vector<Placement>& placements = placed.value();
+  report.parts = placements.size();
+  const Result<PartTotals> checked = check_parts(placements, path, report);
+  if (!checked.ok()) return checked.status();
+  const PartTotals& totals = checked.value();
+  if (totals.vertices > std::numeric_limits<std::uint32_t>::max()) {
+    return fail(StatusCode::invalid_argument, path,
+                std::to_string(totals.vertices) + " vertices are more than 32-bit indices can address");
+  }
+  if (totals.triangles == 0) {
+    return fail(StatusCode::degenerate, path,
+                "the file holds no triangles (points: " + std::to_string(report.points) +
+                    ", line segments: " + std::to_string(report.lines) +
+                    ", parts: " + std::to_string(placements.size()) + ")");
+  }
+
+  const bool with_normals = options.read_normals && totals.all_have_normals;
+  std::vector<Vec3f> positions;
+  std::vector<Vec3f> normals;
+  std::vector<TriangleMesh::Indices> triangles;
+  positions.reserve(static_cast<std::size_t>(totals.vertices));
+  if (with_normals) normals.reserve(static_cast<std::size_t>(totals.vertices));
+  triangles.reserve(totals.triangles);
+  for (const Placement& part : placements) append_part(part, with_normals, positions, normals, triangles);
+
+  Result<TriangleMesh> mesh = TriangleMesh::make(std::move(positions), std::move(triangles), std::move(normals));
+  if (!mesh.ok()) {
+    const Status& status = mesh.status();
+    // A file's bad coordinates are malformed contents, not a caller's bad argument.
+    return fail(status.code() == StatusCode::out_of_memory ? StatusCode::out_of_memory : StatusCode::parse_error,
+                path, status.message());
+  }
+  return mesh;
+}
+
+}  // namespace
+
+Result<TriangleMesh> load_mesh(const std::string& path, const MeshLoadOptions& options, MeshLoadReport* report) {
+  MeshLoadReport local;
+  MeshLoadReport& counts = report != nullptr ? *report : local;
+  counts = {};
+  // assimp reports through ReadFile's return value, but its readers may still let an exception
+  // out (an allocation failure at least); none crosses this function.
+  try {
+    Result<TriangleMesh> mesh = load_mesh_unguarded(path, options, counts);
+    if (!mesh.ok()) counts = {};
+    return mesh;
+  } catch (const std::bad_alloc&) {
+    counts = {};
+    return fail(StatusCode::out_of_memory, path, "out of memory while loading the mesh");
+  } catch (const std::exception& e) {
+    counts = {};
+    return fail(StatusCode::parse_error, path, std::string("cannot read the file: ") + e.what());
+  } catch (...) {
+    counts = {};
+    return fail(StatusCode::parse_error, path, "cannot read the file: unknown failure");
+  }
+}
+
+}  // namespace hitscan::io

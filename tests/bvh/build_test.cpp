@@ -1,0 +1,169 @@
+// Structural invariants of the binned SAH build and of the 8-wide collapse, on seeded random and
+// pathological inputs.
+
+#include "hitscan/bvh/build.hpp"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <random>
+#include <vector>
+
+#include "hitscan/bvh/wide_bvh.hpp"
+
+namespace hitscan::bvh {
+namespace {
+
+std::vector<Aabbf> random_boxes(std::size_t n, unsigned seed) {
+  std::mt19937 gen(seed);
+  std::uniform_real_distribution<float> u(-100, 100), s(0, 3);
+  std::vector<Aabbf> boxes;
+  for (std::size_t i = 0; i < n; ++i) {
+    const Vec3f c{u(gen), u(gen), u(gen)};
+    boxes.push_back(Aabbf::from_center_half_extents(c, {s(gen), s(gen), s(gen)}));
+  }
+  return boxes;
+}
+
+bool contains(const Aabbf& outer, const Aabbf& inner) {
+  return outer.min.x <= inner.min.x && outer.min.y <= inner.min.y && outer.min.z <= inner.min.z &&
+         outer.max.x >= inner.max.x && outer.max.y >= inner.max.y && outer.max.z >= inner.max.z;
+}
+
+// Walks the tree: every valid primitive in exactly one leaf, bounds nested, leaves within size.
+// Returns the depth.
+int check_tree(const BinaryBvh& bvh, std::span<const Aabbf> boxes, const BuildSettings& settings) {
+  std::vector<int> seen(boxes.size(), 0);
+  int max_depth = 0;
+  std::vector<std::pair<std::uint32_t, int>> stack{{0, 0}};
+  while (!stack.empty()) {
+    const auto [index, depth] = stack.back();
+    stack.pop_back();
+    max_depth = std::max(max_depth, depth);
+    const BinaryNode& node = bvh.nodes.at(index);
+    if (node.is_leaf()) {
+      EXPECT_LE(node.count, std::max<std::uint32_t>(settings.max_leaf_size, 1)) << "leaf " << index;
+      for (std::uint32_t i = node.first; i < node.first + node.count; ++i) {
+        const std::uint32_t p = bvh.primitive_order.at(i);
+        ++seen.at(p);
+        EXPECT_TRUE(contains(node.bounds, boxes[p])) << "leaf " << index << " primitive " << p;
+      }
+    } else {
+      for (std::uint32_t c : {node.first, node.first + 1}) {
+        EXPECT_TRUE(contains(node.bounds, bvh.nodes.at(c).bounds)) << "node " << index << " child " << c;
+        stack.push_back({c, depth + 1});
+      }
+    }
+  }
+  for (std::size_t p = 0; p < boxes.size(); ++p) {
+    const bool valid = boxes[p].is_valid() && is_finite(boxes[p].min) && is_finite(boxes[p].max);
+    EXPECT_EQ(seen[p], valid ? 1 : 0) << "primitive " << p;
+  }
+  return max_depth;
+}
+
+TEST(BinnedSah, EveryPrimitiveInExactlyOneLeafWithNestedBounds) {
+  for (std::uint32_t leaf : {1u, 4u, 8u}) {
+    const std::vector<Aabbf> boxes = random_boxes(5000, 1 + leaf);
+    const BuildSettings settings{leaf, 16, 1.0f};
+    const BinaryBvh bvh = build_binned_sah(boxes, settings);
+    ASSERT_FALSE(bvh.nodes.empty());
+    check_tree(bvh, boxes, settings);
+    EXPECT_EQ(bvh.primitive_order.size(), boxes.size());
+  }
+}
+
+TEST(BinnedSah, InvalidBoxesAreLeftOut) {
+  std::vector<Aabbf> boxes = random_boxes(300, 7);
+  boxes[3] = Aabbf::empty();
+  boxes[10].min.x = NAN;
+  boxes[20].max.y = kInfinity<float>;
+  boxes[30] = {{1, 1, 1}, {0, 0, 0}};
+  const BinaryBvh bvh = build_binned_sah(boxes);
+  check_tree(bvh, boxes, {});
+  EXPECT_EQ(bvh.primitive_order.size(), boxes.size() - 4);
+}
+
+TEST(BinnedSah, EmptyAndSingleInput) {
+  EXPECT_TRUE(build_binned_sah({}).nodes.empty());
+  const std::vector<Aabbf> none{Aabbf::empty()};
+  EXPECT_TRUE(build_binned_sah(none).nodes.empty());
+  const std::vector<Aabbf> one{Aabbf{{0, 0, 0}, {1, 1, 1}}};
+  const BinaryBvh bvh = build_binned_sah(one);
+  ASSERT_EQ(bvh.nodes.size(), 1u);
+  EXPECT_EQ(bvh.nodes[0].count, 1u);
+}
+
+TEST(BinnedSah, IdenticalBoxesSplitByMedianToLeafSize) {
+  const std::vector<Aabbf> boxes(1000, Aabbf{{0, 0, 0}, {1, 1, 1}});
+  const BuildSettings settings{4, 16, 1.0f};
+  const BinaryBvh bvh = build_binned_sah(boxes, settings);
+  EXPECT_LE(check_tree(bvh, boxes, settings), 12);  // log2(1000 / 4) rounded up, plus slack
+}
+
+TEST(BinnedSah, DepthStaysBoundedForExponentiallySpacedBoxes) {
+  // Each box twice as far as the last: the SAH peels one box per level, the depth cap stops it.
+  std::vector<Aabbf> boxes;
+  for (int i = 0; i < 120; ++i) {
+    const float x = std::ldexp(1.0f, i);
+    boxes.push_back({{x, 0, 0}, {x * 1.01f, 1, 1}});
+  }
+  const BuildSettings settings{1, 16, 1.0f};
+  const BinaryBvh bvh = build_binned_sah(boxes, settings);
+  EXPECT_LE(check_tree(bvh, boxes, settings), 40 + 8);
+}
+
+TEST(BinnedSah, Deterministic) {
+  const std::vector<Aabbf> boxes = random_boxes(3000, 99);
+  const BinaryBvh a = build_binned_sah(boxes), b = build_binned_sah(boxes);
+  EXPECT_EQ(a.primitive_order, b.primitive_order);
+  ASSERT_EQ(a.nodes.size(), b.nodes.size());
+  for (std::size_t i = 0; i < a.nodes.size(); ++i) {
+    EXPECT_EQ(a.nodes[i].first, b.nodes[i].first);
+    EXPECT_EQ(a.nodes[i].count, b.nodes[i].count);
+  }
+}
+
+TEST(WideCollapse, KeepsEveryLeafOnceWithBoundsContainingItsLeaves) {
+  const std::vector<Aabbf> boxes = random_boxes(4000, 5);
+  const BinaryBvh binary = build_binned_sah(boxes);
+  std::vector<std::pair<std::uint32_t, std::uint32_t>> leaves;  // binary leaf ranges, by item
+  const std::vector<WideNode> nodes = collapse_to_wide(binary, [&](std::uint32_t first, std::uint32_t count) {
+    leaves.emplace_back(first, count);
+    return std::pair{static_cast<std::uint32_t>(leaves.size() - 1), 1u};
+  });
+  ASSERT_FALSE(nodes.empty());
+  std::vector<int> seen(leaves.size(), 0), visited(nodes.size(), 0);
+  std::vector<std::uint32_t> stack{0};
+  while (!stack.empty()) {
+    const std::uint32_t index = stack.back();
+    stack.pop_back();
+    ++visited.at(index);
+    const WideNode& node = nodes[index];
+    int used = 0;
+    for (int i = 0; i < kWideWidth; ++i) {
+      if (node.child[i] == kEmptySlot) {
+        EXPECT_GT(node.bounds.min_x[i], node.bounds.max_x[i]) << "an empty slot has an empty box";
+        continue;
+      }
+      ++used;
+      const Aabbf slot{{node.bounds.min_x[i], node.bounds.min_y[i], node.bounds.min_z[i]},
+                       {node.bounds.max_x[i], node.bounds.max_y[i], node.bounds.max_z[i]}};
+      if (node.count[i] == 0) {
+        stack.push_back(node.child[i]);
+        continue;
+      }
+      ++seen.at(node.child[i]);
+      const auto [first, count] = leaves[node.child[i]];
+      for (std::uint32_t k = first; k < first + count; ++k) EXPECT_TRUE(contains(slot, boxes[binary.primitive_order[k]]));
+    }
+    EXPECT_GE(used, 1);
+  }
+  for (int s : seen) EXPECT_EQ(s, 1);
+  for (int v : visited) EXPECT_EQ(v, 1);
+  // 8-wide collapse of a tree with ~1000 leaves needs far fewer nodes than the binary tree.
+  EXPECT_LT(nodes.size() * 4, binary.nodes.size());
+}
+
+}  // namespace
+}  // namespace hitscan::bvh

@@ -1,0 +1,678 @@
+#include "hitscan/io/mesh_loader.hpp"
+#include "support/scratch_directory.hpp"
+
+#include <gtest/gtest.h>
+
+#include <unistd.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <cstdio>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+namespace hitscan::io {
+namespace {
+
+namespace fs = std::filesystem;
+
+using test::ScratchDirectory;
+using Indices = TriangleMesh::Indices;
+
+const std::string kCgalDir = HITSCAN_CGAL_MESH_DIR;
+const std::string kAssimpDir = HITSCAN_ASSIMP_MODEL_DIR;
+
+void write_file(const std::string& path, const std::string& contents) {
+  std::ofstream out(path, std::ios::binary);
+  out << contents;
+  ASSERT_TRUE(out.good()) << path;
+}
+
+std::string read_file(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+}
+
+TriangleMesh load_or_die(const std::string& path, const MeshLoadOptions& options = {},
+                         MeshLoadReport* report = nullptr) {
+  Result<TriangleMesh> mesh = load_mesh(path, options, report);
+  EXPECT_TRUE(mesh.ok()) << mesh.status().message();
+  if (!mesh.ok()) return TriangleMesh::make({}, {}).value();
+  return std::move(mesh).value();
+}
+
+// A failed load: the code, and a message that begins with the path.
+void expect_failure(const std::string& path, StatusCode code, const std::string& message_part = "") {
+  const Result<TriangleMesh> mesh = load_mesh(path);
+  ASSERT_FALSE(mesh.ok()) << path << " loaded with " << mesh.value().triangle_count() << " triangles";
+  EXPECT_EQ(mesh.status().code(), code) << status_code_name(mesh.status().code()) << ": " << mesh.status().message();
+  EXPECT_EQ(mesh.status().message().rfind(path + ": ", 0), 0u) << mesh.status().message();
+  EXPECT_NE(mesh.status().message().find(message_part), std::string::npos) << mesh.status().message();
+}
+
+// The fan (c0, ci, ci+1) of every face of 3 or more corners, in face order.
+std::vector<Indices> fan_triangles(const std::vector<std::vector<std::uint32_t>>& faces) {
+  std::vector<Indices> triangles;
+  for (const auto& face : faces) {
+    for (std::size_t i = 1; i + 1 < face.size(); ++i) triangles.push_back({face[0], face[i], face[i + 1]});
+  }
+  return triangles;
+}
+
+// assimp parses numbers with its own fast routine, which may differ from strtod in the last bit.
+void expect_close(Vec3f got, const std::vector<double>& expected, const std::string& where) {
+  for (int k = 0; k < 3; ++k) {
+    const double e = expected[static_cast<std::size_t>(k)];
+    EXPECT_NEAR(got[k], e, 4e-7 * std::max(1.0, std::abs(e))) << where << " component " << k;
+  }
+}
+
+// --- an independent reader for the simple OFF files of the tests (no comments) --------------------
+
+struct OffText {
+  std::size_t vertex_count = 0, face_count = 0;
+  std::vector<std::vector<double>> vertices;
+  std::vector<std::vector<std::uint32_t>> faces;
+};
+
+OffText read_off_text(const std::string& path) {
+  std::istringstream in(read_file(path));
+  OffText off;
+  std::string keyword;
+  std::size_t edges = 0;
+  in >> keyword >> off.vertex_count >> off.face_count >> edges;
+  EXPECT_EQ(keyword, "OFF") << path;
+  off.vertices.assign(off.vertex_count, std::vector<double>(3));
+  for (auto& v : off.vertices) in >> v[0] >> v[1] >> v[2];
+  off.faces.resize(off.face_count);
+  for (auto& f : off.faces) {
+    std::size_t k = 0;
+    in >> k;
+    f.resize(k);
+    for (auto& index : f) in >> index;
+  }
+  EXPECT_FALSE(in.fail()) << path;
+  return off;
+}
+
+void expect_matches_off_text(const TriangleMesh& mesh, const OffText& off, const std::string& path) {
+  ASSERT_EQ(mesh.vertex_count(), off.vertex_count) << path;
+  const std::vector<Indices> expected = fan_triangles(off.faces);
+  ASSERT_EQ(mesh.triangle_count(), expected.size()) << path;
+  for (std::size_t i = 0; i < expected.size(); ++i) {
+    ASSERT_EQ(mesh.triangles()[i], expected[i]) << path << " triangle " << i;
+  }
+  for (std::size_t v = 0; v < off.vertex_count; ++v) {
+    expect_close(mesh.positions()[v], off.vertices[v], path + " vertex " + std::to_string(v));
+  }
+}
+
+// --- real files -----------------------------------------------------------------------------------
+
+class CgalOffMesh : public ::testing::TestWithParam<const char*> {};
+
+TEST_P(CgalOffMesh, MatchesTheHeaderCountsAndEveryFaceOfTheFileText) {
+  const std::string path = kCgalDir + "/" + GetParam();
+  ASSERT_TRUE(fs::exists(path)) << path << " (CGAL's demo data, unpacked at configure time)";
+  const OffText off = read_off_text(path);
+  MeshLoadReport report;
+  const TriangleMesh mesh = load_or_die(path, {}, &report);
+  EXPECT_EQ(mesh.vertex_count(), off.vertex_count);
+  EXPECT_EQ(report.polygons, off.face_count);
+  EXPECT_EQ(report.points + report.lines, 0u);
+  EXPECT_EQ(report.parts, 1u);
+  EXPECT_TRUE(mesh.normals().empty());
+  expect_matches_off_text(mesh, off, path);
+  EXPECT_TRUE(mesh.bounds().is_valid());
+}
+
+INSTANTIATE_TEST_SUITE_P(Meshes, CgalOffMesh,
+                         ::testing::Values("armadillo.off", "bunny00.off", "elephant.off", "sphere.off"),
+                         [](const auto& info) { return std::string(info.param, std::strlen(info.param) - 4); });
+
+TEST(LoadMeshAssimpModels, WusonOffMatchesTheFileText) {
+  const std::string path = kAssimpDir + "/OFF/Wuson.off";
+  const OffText off = read_off_text(path);
+  EXPECT_EQ(off.vertex_count, 3205u);
+  EXPECT_EQ(off.face_count, 3732u);
+  expect_matches_off_text(load_or_die(path), off, path);
+}
+
+// A binary STL is an 80-byte header, a 32-bit triangle count, then 50 bytes per triangle: the
+// facet normal and the three corners as little-endian floats, and 2 attribute bytes.
+struct StlTriangle {
+  float normal[3];
+  float corners[3][3];
+};
+
+std::vector<StlTriangle> read_binary_stl(const std::string& path) {
+  const std::string bytes = read_file(path);
+  std::uint32_t count = 0;
+  EXPECT_GE(bytes.size(), 84u);
+  std::memcpy(&count, bytes.data() + 80, 4);
+  EXPECT_EQ(bytes.size(), 84u + 50u * count) << path;
+  std::vector<StlTriangle> triangles(count);
+  for (std::uint32_t i = 0; i < count; ++i) std::memcpy(&triangles[i], bytes.data() + 84 + 50 * i, sizeof(StlTriangle));
+  return triangles;
+}
+
+void expect_matches_binary_stl(const std::string& path, std::size_t expected_count) {
+  const std::vector<StlTriangle> stl = read_binary_stl(path);
+  ASSERT_EQ(stl.size(), expected_count);
+  const TriangleMesh mesh = load_or_die(path);
+  ASSERT_EQ(mesh.triangle_count(), stl.size());
+  EXPECT_EQ(mesh.vertex_count(), 3 * stl.size());  // assimp gives every corner its own vertex
+  ASSERT_EQ(mesh.normals().size(), mesh.vertex_count());
+  for (std::size_t i = 0; i < stl.size(); ++i) {
+    const Trianglef t = mesh.triangle(i);
+    const Vec3f corners[3] = {t.v0, t.v1, t.v2};
+    for (int c = 0; c < 3; ++c) {
+      // Binary floats: bit for bit.
+      EXPECT_EQ(corners[c], (Vec3f{stl[i].corners[c][0], stl[i].corners[c][1], stl[i].corners[c][2]}))
+          << path << " triangle " << i << " corner " << c;
+    }
+  }
+}
+
+TEST(LoadMeshAssimpModels, WusonStlMatchesTheFileTriangleForTriangle) {
+  expect_matches_binary_stl(kAssimpDir + "/STL/Wuson.stl", 3732);
+}
+
+TEST(LoadMeshAssimpModels, SpiderBinaryStlMatchesTheFileTriangleForTriangle) {
+  expect_matches_binary_stl(kAssimpDir + "/STL/Spider_binary.stl", 1368);
+}
+
+TEST(LoadMeshAssimpModels, AsciiStlSolidsComeInFileOrder) {
+  MeshLoadReport report;
+  const TriangleMesh mesh = load_or_die(kAssimpDir + "/STL/triangle_with_two_solids.stl", {}, &report);
+  EXPECT_EQ(report.parts, 2u);
+  ASSERT_EQ(mesh.triangle_count(), 2u);
+  EXPECT_EQ(mesh.triangle(0).v0, (Vec3f{1, 1, 0}));  // solid testTriangle_1
+  EXPECT_EQ(mesh.triangle(1).v0, (Vec3f{3, 3, 0}));  // solid testTriangle_2
+}
+
+TEST(LoadMeshAssimpModels, PlyCubeKeepsTheFileVerticesAndFansItsQuads) {
+  const std::string path = kAssimpDir + "/PLY/cube.ply";
+  const TriangleMesh mesh = load_or_die(path);
+  // From the file: 8 vertices, then the quads 0 1 2 3 / 7 6 5 4 / 0 4 5 1 / 1 5 6 2 / 2 6 7 3 / 3 7 4 0.
+  ASSERT_EQ(mesh.vertex_count(), 8u);
+  EXPECT_EQ(mesh.positions()[1], (Vec3f{0, 0, 1}));
+  EXPECT_EQ(mesh.positions()[7], (Vec3f{1, 1, 0}));
+  const std::vector<Indices> expected = fan_triangles(
+      {{0, 1, 2, 3}, {7, 6, 5, 4}, {0, 4, 5, 1}, {1, 5, 6, 2}, {2, 6, 7, 3}, {3, 7, 4, 0}});
+  ASSERT_EQ(mesh.triangle_count(), 12u);
+  EXPECT_TRUE(std::equal(expected.begin(), expected.end(), mesh.triangles().begin()));
+  EXPECT_EQ(mesh.report().degenerate_triangles, 0u);
+}
+
+// --- an independent reader for OBJ faces: positions only, any v/vt/vn form, negative indices ------
+
+std::vector<std::vector<std::vector<double>>> read_obj_faces(const std::string& path) {
+  std::istringstream in(read_file(path));
+  std::vector<std::vector<double>> vertices;
+  std::vector<std::vector<std::vector<double>>> faces;
+  std::string line;
+  while (std::getline(in, line)) {
+    std::istringstream words(line);
+    std::string kind;
+    words >> kind;
+    if (kind == "v") {
+      std::vector<double> v(3);
+      words >> v[0] >> v[1] >> v[2];
+      vertices.push_back(v);
+    } else if (kind == "f") {
+      std::vector<std::vector<double>> face;
+      std::string corner;
+      while (words >> corner) {
+        const long index = std::stol(corner.substr(0, corner.find('/')));
+        const long count = static_cast<long>(vertices.size());
+        face.push_back(vertices[static_cast<std::size_t>(index > 0 ? index - 1 : count + index)]);
+      }
+      faces.push_back(face);
+    }
+  }
+  return faces;
+}
+
+void expect_matches_obj_faces(const TriangleMesh& mesh, const std::string& path) {
+  const auto faces = read_obj_faces(path);
+  std::size_t t = 0;
+  for (std::size_t f = 0; f < faces.size(); ++f) {
+    for (std::size_t i = 1; i + 1 < faces[f].size(); ++i, ++t) {
+      ASSERT_LT(t, mesh.triangle_count()) << path;
+      const Trianglef tri = mesh.triangle(t);
+      const std::string where = path + " face " + std::to_string(f) + " triangle " + std::to_string(t);
+      expect_close(tri.v0, faces[f][0], where);
+      expect_close(tri.v1, faces[f][i], where);
+      expect_close(tri.v2, faces[f][i + 1], where);
+    }
+  }
+  EXPECT_EQ(mesh.triangle_count(), t) << path;
+}
+
+TEST(LoadMeshAssimpModels, ObjBoxFansItsQuadsInFileOrder) {
+  const std::string path = kAssimpDir + "/OBJ/box.obj";
+  const TriangleMesh mesh = load_or_die(path);
+  EXPECT_EQ(mesh.triangle_count(), 12u);
+  expect_matches_obj_faces(mesh, path);
+}
+
+TEST(LoadMeshAssimpModels, ObjSpiderOfManyGroupsAndMaterialsKeepsFileOrder) {
+  const std::string path = kAssimpDir + "/OBJ/spider.obj";
+  MeshLoadReport report;
+  const TriangleMesh mesh = load_or_die(path, {}, &report);
+  EXPECT_EQ(report.parts, 19u);
+  EXPECT_EQ(mesh.normals().size(), mesh.vertex_count());
+  expect_matches_obj_faces(mesh, path);
+}
+
+// --- face order on files the test writes ------------------------------------------------------------
+
+TEST(LoadMeshFaceOrder, NodeTransformsChangeNothingForScanFormats) {
+  MeshLoadOptions untransformed;
+  untransformed.apply_node_transforms = false;
+  for (const char* name : {"OFF/Wuson.off", "PLY/cube.ply", "STL/Spider_binary.stl", "OBJ/spider.obj"}) {
+    const std::string path = kAssimpDir + "/" + name;
+    const TriangleMesh placed = load_or_die(path);
+    const TriangleMesh listed = load_or_die(path, untransformed);
+    ASSERT_EQ(placed.triangle_count(), listed.triangle_count()) << name;
+    ASSERT_EQ(placed.vertex_count(), listed.vertex_count()) << name;
+    EXPECT_TRUE(std::equal(placed.triangles().begin(), placed.triangles().end(), listed.triangles().begin())) << name;
+    EXPECT_TRUE(std::equal(placed.positions().begin(), placed.positions().end(), listed.positions().begin())) << name;
+  }
+}
+
+TEST(LoadMeshFaceOrder, OffTrianglesQuadsAndPentagonsFanInFileOrder) {
+  ScratchDirectory dir;
+  const std::string path = dir.file("mixed.off");
+  write_file(path,
+             "OFF\n"
+             "# a comment line\n"
+             "8 5 0\n"
+             "0 0 0\n1 0 0\n2 0 0\n2 1 0\n1 1 0\n0 1 0\n0 2 0\n1 2 0\n"
+             "4 0 1 4 5\n"
+             "3 1 2 3\n"
+             "5 5 4 3 7 6\n"
+             "3 1 3 4\n"
+             "4 5 0 1 4\n");
+  MeshLoadReport report;
+  const TriangleMesh mesh = load_or_die(path, {}, &report);
+  const std::vector<Indices> expected = {{0, 1, 4}, {0, 4, 5}, {1, 2, 3}, {5, 4, 3}, {5, 3, 7}, {5, 7, 6},
+                                         {1, 3, 4}, {5, 0, 1}, {5, 1, 4}};
+  ASSERT_EQ(mesh.triangle_count(), expected.size());
+  EXPECT_TRUE(std::equal(expected.begin(), expected.end(), mesh.triangles().begin()));
+  EXPECT_EQ(report.polygons, 5u);
+  EXPECT_EQ(mesh.vertex_count(), 8u);
+}
+
+TEST(LoadMeshFaceOrder, ObjQuadsAndPentagonsFanInFileOrder) {
+  ScratchDirectory dir;
+  const std::string path = dir.file("mixed.obj");
+  write_file(path,
+             "v 0 0 0\nv 1 0 0\nv 2 0 0\nv 2 1 0\nv 1 1 0\nv 0 1 0\nv 0 2 0\nv 1 2 0\n"
+             "f 1 2 5 6\n"
+             "f 2/1 3/1 4/1\n"
+             "f 6 5 4 8 7\n"
+             "f -7 -5 -4\n"
+             "f 6//1 1//1 2//1 5//1\n"
+             "vt 0 0\nvn 0 0 1\n");
+  const TriangleMesh mesh = load_or_die(path);
+  EXPECT_EQ(mesh.triangle_count(), 9u);
+  expect_matches_obj_faces(mesh, path);
+}
+
+TEST(LoadMeshFaceOrder, ObjFacesInterleavingTwoMaterialsKeepFileOrder) {
+  ScratchDirectory dir;
+  write_file(dir.file("two.mtl"), "newmtl red\nKd 1 0 0\nnewmtl blue\nKd 0 0 1\n");
+  const std::string path = dir.file("interleaved.obj");
+  // Each face has a distinct first corner, so the order is visible in the positions.
+  write_file(path,
+             "mtllib two.mtl\n"
+             "v 0 0 0\nv 1 0 0\nv 1 1 0\nv 0 1 0\nv 2 0 0\nv 2 1 0\nv 3 0 0\n"
+             "usemtl red\nf 1 2 3\n"
+             "usemtl blue\nf 2 5 6 3\n"
+             "usemtl red\nf 3 4 1\nf 4 1 2 3\n"
+             "usemtl blue\nf 5 7 6\n"
+             "usemtl red\nf 6 3 2 5\n");
+  MeshLoadReport report;
+  const TriangleMesh mesh = load_or_die(path, {}, &report);
+  EXPECT_EQ(report.parts, 5u);  // one per material run, in file order
+  EXPECT_EQ(mesh.triangle_count(), 9u);
+  expect_matches_obj_faces(mesh, path);
+}
+
+TEST(LoadMeshFaceOrder, ObjGroupsThatRecurKeepFileOrder) {
+  ScratchDirectory dir;
+  const std::string path = dir.file("groups.obj");
+  write_file(path,
+             "v 0 0 0\nv 1 0 0\nv 1 1 0\nv 0 1 0\n"
+             "g a\nf 1 2 3\n"
+             "g b\nf 1 3 4\n"
+             "g a\nf 2 3 4\n"
+             "o thing\nf 4 3 2 1\n"
+             "g b\nf 1 2 4\n");
+  const TriangleMesh mesh = load_or_die(path);
+  EXPECT_EQ(mesh.triangle_count(), 6u);
+  expect_matches_obj_faces(mesh, path);
+}
+
+TEST(LoadMeshFaceOrder, ObjPointsAndLinesAreSkippedAndCounted) {
+  ScratchDirectory dir;
+  const std::string path = dir.file("mixed_primitives.obj");
+  write_file(path,
+             "v 0 0 0\nv 1 0 0\nv 1 1 0\nv 0 1 0\n"
+             "p 1\n"
+             "f 1 2 3\n"
+             "l 1 2 3\n"
+             "f 1 3 4\n"
+             "p 2 3\n"
+             "f 2 3 4 1\n");
+  MeshLoadReport report;
+  const TriangleMesh mesh = load_or_die(path, {}, &report);
+  EXPECT_EQ(report.points, 3u);
+  EXPECT_EQ(report.lines, 2u);  // a polyline of 3 points is 2 segments
+  EXPECT_EQ(report.polygons, 3u);
+  EXPECT_EQ(mesh.triangle_count(), 4u);
+  expect_matches_obj_faces(mesh, path);
+}
+
+TEST(LoadMeshFaceOrder, OffFaceOfMoreThanNineCornersIsAnErrorNotASilentShift) {
+  // assimp 5.2 drops such a face; the loader notices from the header's face count.
+  ScratchDirectory dir;
+  const std::string path = dir.file("dodecagon.off");
+  std::string text = "OFF\n12 3 0\n";
+  for (int i = 0; i < 12; ++i) {
+    text += std::to_string(std::cos(i * 3.14159265 / 6)) + " " + std::to_string(std::sin(i * 3.14159265 / 6)) + " 0\n";
+  }
+  text += "3 0 1 2\n12 0 1 2 3 4 5 6 7 8 9 10 11\n3 3 4 5\n";
+  write_file(path, text);
+  expect_failure(path, StatusCode::parse_error, "announces 3 faces but assimp read 2");
+}
+
+TEST(LoadMeshNormals, NoffNormalsAreReadAndNormalisedUnlessNotWanted) {
+  ScratchDirectory dir;
+  const std::string path = dir.file("normals.off");
+  write_file(path, "NOFF\n4 2 0\n0 0 0 0 0 2\n1 0 0 0 0 1\n1 1 0 3 0 4\n0 1 0 0 0 0\n3 0 1 2\n3 0 2 3\n");
+  const TriangleMesh mesh = load_or_die(path);
+  ASSERT_EQ(mesh.normals().size(), 4u);
+  EXPECT_EQ(mesh.normals()[0], (Vec3f{0, 0, 1}));
+  EXPECT_NEAR(mesh.normals()[2].x, 0.6f, 1e-7f);
+  EXPECT_NEAR(mesh.normals()[2].z, 0.8f, 1e-7f);
+  EXPECT_EQ(mesh.normals()[3], (Vec3f{0, 0, 0}));
+  MeshLoadOptions options;
+  options.read_normals = false;
+  EXPECT_TRUE(load_or_die(path, options).normals().empty());
+}
+
+// --- glTF: node transforms, instancing and mirroring -----------------------------------------------
+
+std::string base64(const std::string& bytes) {
+  static const char* alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+  std::string out;
+  for (std::size_t i = 0; i < bytes.size(); i += 3) {
+    std::uint32_t chunk = static_cast<std::uint8_t>(bytes[i]) << 16;
+    if (i + 1 < bytes.size()) chunk |= static_cast<std::uint8_t>(bytes[i + 1]) << 8;
+    if (i + 2 < bytes.size()) chunk |= static_cast<std::uint8_t>(bytes[i + 2]);
+    out += alphabet[(chunk >> 18) & 63];
+    out += alphabet[(chunk >> 12) & 63];
+    out += i + 1 < bytes.size() ? alphabet[(chunk >> 6) & 63] : '=';
+    out += i + 2 < bytes.size() ? alphabet[chunk & 63] : '=';
+  }
+  return out;
+}
+
+template <class T>
+void append_bytes(std::string& bytes, std::initializer_list<T> values) {
+  for (const T v : values) bytes.append(reinterpret_cast<const char*>(&v), sizeof v);
+}
+
+// Mesh 0: the triangle (0,0,0) (1,0,0) (0,1,0) with vertex normals (1,1,1). Mesh 1: the unit quad
+// at z = 5 as two indexed triangles, with +z normals only if `quad_normals`. Node 0 places mesh 1
+// moved by (10, 0, 0) and has node 2 as child, which places mesh 0 scaled by (2, 4, 1); node 1
+// places mesh 0 mirrored in x. The scene lists nodes 0 and 1.
+std::string write_gltf(const ScratchDirectory& dir, bool quad_normals) {
+  std::string buffer;
+  append_bytes<float>(buffer, {0, 0, 0, 1, 0, 0, 0, 1, 0});              // 0: 36 bytes
+  append_bytes<float>(buffer, {1, 1, 1, 1, 1, 1, 1, 1, 1});              // 36: 36 bytes
+  append_bytes<float>(buffer, {0, 0, 5, 1, 0, 5, 1, 1, 5, 0, 1, 5});     // 72: 48 bytes
+  append_bytes<std::uint16_t>(buffer, {0, 1, 2, 0, 2, 3});               // 120: 12 bytes
+  append_bytes<float>(buffer, {0, 0, 1, 0, 0, 1, 0, 0, 1, 0, 0, 1});     // 132: 48 bytes
+  const std::string quad_attributes =
+      quad_normals ? R"("POSITION": 2, "NORMAL": 4)" : R"("POSITION": 2)";
+  const std::string json = R"({
+  "asset": {"version": "2.0"},
+  "buffers": [{"byteLength": )" + std::to_string(buffer.size()) +
+                           R"(, "uri": "data:application/octet-stream;base64,)" + base64(buffer) + R"("}],
+  "bufferViews": [
+    {"buffer": 0, "byteOffset": 0, "byteLength": 36}, {"buffer": 0, "byteOffset": 36, "byteLength": 36},
+    {"buffer": 0, "byteOffset": 72, "byteLength": 48}, {"buffer": 0, "byteOffset": 120, "byteLength": 12},
+    {"buffer": 0, "byteOffset": 132, "byteLength": 48}],
+  "accessors": [
+    {"bufferView": 0, "componentType": 5126, "count": 3, "type": "VEC3", "min": [0, 0, 0], "max": [1, 1, 0]},
+    {"bufferView": 1, "componentType": 5126, "count": 3, "type": "VEC3"},
+    {"bufferView": 2, "componentType": 5126, "count": 4, "type": "VEC3", "min": [0, 0, 5], "max": [1, 1, 5]},
+    {"bufferView": 3, "componentType": 5123, "count": 6, "type": "SCALAR"},
+    {"bufferView": 4, "componentType": 5126, "count": 4, "type": "VEC3"}],
+  "meshes": [
+    {"primitives": [{"attributes": {"POSITION": 0, "NORMAL": 1}}]},
+    {"primitives": [{"attributes": {)" + quad_attributes + R"(}, "indices": 3}]}],
+  "nodes": [
+    {"mesh": 1, "translation": [10, 0, 0], "children": [2]},
+    {"mesh": 0, "scale": [-1, 1, 1]},
+    {"mesh": 0, "scale": [2, 4, 1]}],
+  "scenes": [{"nodes": [0, 1]}],
+  "scene": 0
+})";
+  const std::string path = dir.file(quad_normals ? "scene_normals.gltf" : "scene.gltf");
+  write_file(path, json);
+  return path;
+}
+
+Vec3f unit_normal(const Trianglef& t) { return normalize(cross(t.v1 - t.v0, t.v2 - t.v0)); }
+
+TEST(LoadMeshGltf, NodeTransformsPlaceEveryInstanceInDepthFirstOrder) {
+  ScratchDirectory dir;
+  MeshLoadReport report;
+  const TriangleMesh mesh = load_or_die(write_gltf(dir, true), {}, &report);
+  EXPECT_EQ(report.parts, 3u);
+  ASSERT_EQ(mesh.triangle_count(), 4u);
+  ASSERT_EQ(mesh.vertex_count(), 10u);
+  // Node 0: the quad moved by 10 in x.
+  EXPECT_EQ(mesh.triangle(0).v0, (Vec3f{10, 0, 5}));
+  EXPECT_EQ(mesh.triangle(0).v1, (Vec3f{11, 0, 5}));
+  EXPECT_EQ(mesh.triangle(1).v2, (Vec3f{10, 1, 5}));
+  // Node 2, child of node 0: the triangle scaled by (2, 4, 1), then moved by 10.
+  EXPECT_EQ(mesh.triangle(2).v0, (Vec3f{10, 0, 0}));
+  EXPECT_EQ(mesh.triangle(2).v1, (Vec3f{12, 0, 0}));
+  EXPECT_EQ(mesh.triangle(2).v2, (Vec3f{10, 4, 0}));
+  // Node 1: the triangle mirrored in x; its last two corners swap so that it still faces +z.
+  EXPECT_EQ(mesh.triangle(3).v0, (Vec3f{0, 0, 0}));
+  EXPECT_EQ(mesh.triangle(3).v1, (Vec3f{0, 1, 0}));
+  EXPECT_EQ(mesh.triangle(3).v2, (Vec3f{-1, 0, 0}));
+  for (std::size_t i = 0; i < 4; ++i) EXPECT_EQ(unit_normal(mesh.triangle(i)), (Vec3f{0, 0, 1})) << i;
+  // Normals follow the transforms by the inverse transpose: the quad's stay +z, node 2's
+  // (1, 1, 1) becomes (1/2, 1/4, 1) and node 1's (-1, 1, 1), each normalised.
+  ASSERT_EQ(mesh.normals().size(), 10u);
+  for (std::size_t v = 0; v < 4; ++v) EXPECT_EQ(mesh.normals()[v], (Vec3f{0, 0, 1})) << v;
+  const Vec3f scaled = normalize(Vec3f{0.5f, 0.25f, 1});
+  const Vec3f mirrored = normalize(Vec3f{-1, 1, 1});
+  for (std::size_t v = 4; v < 10; ++v) {
+    const Vec3f expected = v < 7 ? scaled : mirrored;
+    for (int k = 0; k < 3; ++k) EXPECT_NEAR(mesh.normals()[v][k], expected[k], 1e-6f) << v;
+  }
+}
+
+TEST(LoadMeshGltf, WithoutNodeTransformsEveryMeshComesOnceInFileOrder) {
+  ScratchDirectory dir;
+  MeshLoadOptions options;
+  options.apply_node_transforms = false;
+  MeshLoadReport report;
+  const TriangleMesh mesh = load_or_die(write_gltf(dir, true), options, &report);
+  EXPECT_EQ(report.parts, 2u);
+  ASSERT_EQ(mesh.triangle_count(), 3u);
+  EXPECT_EQ(mesh.triangles()[0], (Indices{0, 1, 2}));
+  EXPECT_EQ(mesh.triangle(0).v1, (Vec3f{1, 0, 0}));
+  EXPECT_EQ(mesh.triangles()[1], (Indices{3, 4, 5}));
+  EXPECT_EQ(mesh.triangles()[2], (Indices{3, 5, 6}));
+  EXPECT_EQ(mesh.triangle(2).v2, (Vec3f{0, 1, 5}));
+}
+
+TEST(LoadMeshGltf, NormalsAreDroppedWhenSomePartLacksThem) {
+  ScratchDirectory dir;
+  const TriangleMesh mesh = load_or_die(write_gltf(dir, false));
+  EXPECT_EQ(mesh.triangle_count(), 4u);
+  EXPECT_TRUE(mesh.normals().empty());
+}
+
+// --- malformed, missing and empty inputs ----------------------------------------------------------
+
+TEST(LoadMeshErrors, MissingFileIsAnIoError) {
+  ScratchDirectory dir;
+  expect_failure(dir.file("no_such_mesh.obj"), StatusCode::io_error, "no such file");
+  expect_failure("", StatusCode::io_error);
+}
+
+TEST(LoadMeshErrors, DirectoryIsAnIoError) {
+  ScratchDirectory dir;
+  fs::create_directory(dir.file("meshes.off"));
+  expect_failure(dir.file("meshes.off"), StatusCode::io_error, "is a directory");
+}
+
+TEST(LoadMeshErrors, UnreadableFileIsAnIoError) {
+  ScratchDirectory dir;
+  const std::string path = dir.file("locked.off");
+  write_file(path, "OFF\n3 1 0\n0 0 0\n1 0 0\n0 1 0\n3 0 1 2\n");
+  fs::permissions(path, fs::perms::none);
+  if (std::FILE* probe = std::fopen(path.c_str(), "rb")) {
+    std::fclose(probe);
+    GTEST_SKIP() << "running with privileges that read any file";
+  }
+  expect_failure(path, StatusCode::io_error, "cannot open");
+}
+
+TEST(LoadMeshErrors, EmptyFilesAreParseErrors) {
+  ScratchDirectory dir;
+  for (const char* name : {"empty.obj", "empty.off", "empty.stl", "empty.ply", "empty"}) {
+    write_file(dir.file(name), "");
+    expect_failure(dir.file(name), StatusCode::parse_error, "cannot read the file");
+  }
+}
+
+TEST(LoadMeshErrors, GarbageBytesAreRejected) {
+  ScratchDirectory dir;
+  std::string garbage;
+  std::uint32_t state = 12345;
+  for (int i = 0; i < 4096; ++i) {
+    state = state * 1664525u + 1013904223u;
+    garbage += static_cast<char>(state >> 24);
+  }
+  for (const char* name : {"garbage.bin", "garbage.off", "garbage.ply", "garbage.stl", "garbage.glb"}) {
+    write_file(dir.file(name), garbage);
+    expect_failure(dir.file(name), StatusCode::parse_error);
+  }
+  // assimp's OBJ reader skips lines it does not know, so garbage reads as a file without faces.
+  write_file(dir.file("garbage.obj"), garbage);
+  expect_failure(dir.file("garbage.obj"), StatusCode::degenerate, "no triangles");
+}
+
+TEST(LoadMeshErrors, TruncatedOffFaceListIsAParseError) {
+  ScratchDirectory dir;
+  const std::string path = dir.file("truncated.off");
+  write_file(path, "OFF\n4 3 0\n0 0 0\n1 0 0\n1 1 0\n0 1 0\n3 0 1 2\n3 0 2 3\n");
+  expect_failure(path, StatusCode::parse_error, "face 2 has no corners");
+}
+
+TEST(LoadMeshErrors, OffCutInTheMiddleIsAParseError) {
+  ScratchDirectory dir;
+  const std::string whole = read_file(kAssimpDir + "/OFF/Wuson.off");
+  // Inside a vertex line, inside a face line halfway, and after a whole face line near the end.
+  // (A cut inside the very last face line goes unnoticed: see the header's known limits.)
+  std::size_t near_end = whole.size() - 1;
+  for (int lines = 0; lines < 5; ++lines) near_end = whole.rfind('\n', near_end - 1);
+  for (const std::size_t size : {std::size_t{300}, whole.size() / 2, near_end + 1}) {
+    const std::string path = dir.file("cut" + std::to_string(size) + ".off");
+    write_file(path, whole.substr(0, size));
+    expect_failure(path, StatusCode::parse_error);
+  }
+}
+
+TEST(LoadMeshErrors, TruncatedBinaryFilesAreParseErrors) {
+  ScratchDirectory dir;
+  const std::string stl = read_file(kAssimpDir + "/STL/Spider_binary.stl");
+  write_file(dir.file("cut.stl"), stl.substr(0, 20000));
+  expect_failure(dir.file("cut.stl"), StatusCode::parse_error);
+  const std::string ply = read_file(kAssimpDir + "/PLY/cube_binary.ply");
+  write_file(dir.file("cut.ply"), ply.substr(0, 300));
+  expect_failure(dir.file("cut.ply"), StatusCode::parse_error);
+}
+
+TEST(LoadMeshErrors, ObjOutOfRangeIndexIsAParseError) {
+  ScratchDirectory dir;
+  write_file(dir.file("beyond.obj"), "v 0 0 0\nv 1 0 0\nv 0 1 0\nf 1 2 3\nf 1 2 7\n");
+  expect_failure(dir.file("beyond.obj"), StatusCode::parse_error, "out of range");
+  write_file(dir.file("before.obj"), "v 0 0 0\nv 1 0 0\nv 0 1 0\nf 1 2 -7\n");
+  expect_failure(dir.file("before.obj"), StatusCode::parse_error);
+  write_file(dir.file("zero.obj"), "v 0 0 0\nv 1 0 0\nv 0 1 0\nf 0 1 2\n");
+  expect_failure(dir.file("zero.obj"), StatusCode::parse_error);
+}
+
+TEST(LoadMeshErrors, PlyOutOfRangeIndexIsAParseErrorThatNamesTheFace) {
+  // assimp's PLY reader passes the index through; the loader catches it.
+  ScratchDirectory dir;
+  const std::string path = dir.file("beyond.ply");
+  write_file(path,
+             "ply\nformat ascii 1.0\nelement vertex 3\nproperty float x\nproperty float y\nproperty float z\n"
+             "element face 2\nproperty list uchar int vertex_indices\nend_header\n"
+             "0 0 0\n1 0 0\n0 1 0\n3 0 1 2\n3 0 1 9\n");
+  expect_failure(path, StatusCode::parse_error, "face 1 refers to vertex 9 but its part has 3 vertices");
+}
+
+TEST(LoadMeshErrors, NanInAReferencedVertexIsAParseErrorAndInAnUnusedOneIsFine) {
+  ScratchDirectory dir;
+  write_file(dir.file("nan.off"), "OFF\n4 2 0\n0 0 0\n1 0 0\n0 1 0\nnan 0 0\n3 0 1 2\n3 2 1 3\n");
+  expect_failure(dir.file("nan.off"), StatusCode::parse_error, "triangle 1 refers to vertex 3, which is not finite");
+  write_file(dir.file("nan_unused.off"), "OFF\n4 1 0\n0 0 0\n1 0 0\n0 1 0\nnan 0 0\n3 0 1 2\n");
+  const TriangleMesh mesh = load_or_die(dir.file("nan_unused.off"));
+  EXPECT_EQ(mesh.triangle_count(), 1u);
+  EXPECT_EQ(mesh.report().unreferenced_vertices, 1u);
+  write_file(dir.file("inf.obj"), "v 0 0 0\nv 1e39 0 0\nv 0 1 0\nf 1 2 3\n");
+  expect_failure(dir.file("inf.obj"), StatusCode::parse_error, "not finite");
+}
+
+TEST(LoadMeshErrors, FilesWithoutTrianglesAreDegenerate) {
+  ScratchDirectory dir;
+  // assimp reads a PLY point cloud as vertices without faces.
+  expect_failure(kAssimpDir + "/PLY/points.ply", StatusCode::degenerate, "no triangles (points: 0, line segments: 0");
+  expect_failure(kAssimpDir + "/OBJ/testline.obj", StatusCode::degenerate, "line segments: 18");
+  write_file(dir.file("vertices_only.obj"), "v 0 0 0\nv 1 0 0\nv 0 1 0\n");
+  expect_failure(dir.file("vertices_only.obj"), StatusCode::degenerate, "no triangles");
+}
+
+TEST(LoadMeshFaceOrder, DegenerateFacesAreKeptInPlaceAndCounted) {
+  ScratchDirectory dir;
+  const std::string path = dir.file("flat.off");
+  write_file(path, "OFF\n4 3 0\n0 0 0\n1 0 0\n2 0 0\n0 1 0\n3 0 1 2\n3 0 1 3\n3 3 3 1\n");
+  const TriangleMesh mesh = load_or_die(path);
+  EXPECT_EQ(mesh.triangle_count(), 3u);
+  EXPECT_EQ(mesh.report().degenerate_triangles, 2u);
+  EXPECT_TRUE(mesh.is_usable(1));
+}
+
+TEST(LoadMeshReport, IsResetOnEveryCall) {
+  MeshLoadReport report;
+  report.points = 99;
+  load_or_die(kAssimpDir + "/OBJ/box.obj", {}, &report);
+  EXPECT_EQ(report.points, 0u);
+  EXPECT_EQ(report.polygons, 6u);
+  EXPECT_FALSE(load_mesh(kAssimpDir + "/OBJ/testline.obj", {}, &report).ok());
+  EXPECT_EQ(report.lines, 0u);  // zero after a failure
+  EXPECT_EQ(report.parts, 0u);
+}
+
+}  // namespace
+}  // namespace hitscan::io

@@ -1,0 +1,180 @@
+// MeshBvh against brute force over every triangle with the scalar watertight kernel, which the
+// BVH's pack kernel matches bit for bit: same hit or miss, the same t exactly, the same triangle
+// unless another one is hit at that very t.
+
+#include "hitscan/mesh/mesh_bvh.hpp"
+
+#include <gtest/gtest.h>
+
+#include <random>
+
+#include "hitscan/geometry/ray_triangle.hpp"
+#include "mesh/mesh_test_meshes.hpp"
+
+namespace hitscan {
+namespace {
+
+using test::icosphere;
+using test::random_soup;
+
+struct BruteHit {
+  bool hit = false;
+  float t = kInfinity<float>;
+  std::vector<std::uint32_t> triangles;  // every triangle hit at exactly t
+  bool back_face = false;
+};
+
+BruteHit brute_force(const TriangleMesh& mesh, const Rayf& ray, FaceMode faces) {
+  BruteHit best;
+  for (std::size_t i = 0; i < mesh.triangle_count(); ++i) {
+    if (!mesh.is_usable(i)) continue;
+    const RayHitf h = ray_vs_triangle(mesh.triangle(i), ray);
+    if (!h.hit) continue;
+    if (faces == FaceMode::front_only && h.back_face()) continue;
+    if (faces == FaceMode::back_only && !h.back_face()) continue;
+    if (h.t < best.t) best = {true, h.t, {}, h.back_face()};
+    if (h.t == best.t) best.triangles.push_back(static_cast<std::uint32_t>(i));
+  }
+  return best;
+}
+
+Rayf random_ray(std::mt19937& gen, float extent) {
+  std::uniform_real_distribution<float> u(-1, 1);
+  const Vec3f origin{u(gen) * extent, u(gen) * extent, u(gen) * extent};
+  const Vec3f target{u(gen) * extent * 0.5f, u(gen) * extent * 0.5f, u(gen) * extent * 0.5f};
+  Rayf r{origin, (target - origin) * (0.2f + std::abs(u(gen)) * 3), 0, kInfinity<float>};
+  if (u(gen) > 0.6f) r.tmax = std::abs(u(gen)) * 1.5f;
+  if (u(gen) > 0.8f) r.tmin = std::abs(u(gen)) * 0.3f;
+  if (u(gen) > 0.9f) r.dir[static_cast<int>((u(gen) + 1) * 1.49f)] = 0.0f;
+  return r;
+}
+
+void expect_matches_brute_force(const MeshBvh& bvh, const Rayf& ray, FaceMode faces, int i) {
+  const BruteHit expected = brute_force(bvh.mesh(), ray, faces);
+  const MeshHit hit = bvh.intersect(ray, faces);
+  ASSERT_EQ(hit.hit, expected.hit) << "ray " << i;
+  EXPECT_EQ(bvh.occluded(ray, faces), expected.hit) << "ray " << i;
+  if (!expected.hit) {
+    EXPECT_EQ(hit.triangle, kNoTriangle);
+    return;
+  }
+  ASSERT_EQ(hit.t, expected.t) << "ray " << i;
+  EXPECT_NE(std::find(expected.triangles.begin(), expected.triangles.end(), hit.triangle), expected.triangles.end())
+      << "ray " << i << " hit triangle " << hit.triangle;
+  EXPECT_EQ(hit.back_face, expected.back_face);
+  // The record is complete: the point from t and barycentrics, the unit normal of that triangle.
+  const Trianglef tri = bvh.mesh().triangle(hit.triangle);
+  const Vec3f from_uv = tri.v0 * (1 - hit.u - hit.v) + tri.v1 * hit.u + tri.v2 * hit.v;
+  EXPECT_LT(distance(from_uv, hit.point), 1e-3f * (1 + length(hit.point)));
+  EXPECT_NEAR(length(hit.normal), 1.0f, 1e-5f);
+  EXPECT_EQ(hit.back_face, dot(hit.normal, ray.dir) > 0 || (dot(hit.normal, ray.dir) == 0 && hit.back_face));
+}
+
+TEST(MeshBvh, RandomSoupMatchesBruteForce) {
+  const auto mesh = random_soup(3000, 1);
+  const MeshBvh bvh = MeshBvh::build(mesh).value();
+  std::mt19937 gen(2);
+  int hits = 0;
+  for (int i = 0; i < 3000; ++i) {
+    const Rayf ray = random_ray(gen, 60);
+    expect_matches_brute_force(bvh, ray, FaceMode::both, i);
+    hits += bvh.intersect(ray).hit;
+  }
+  EXPECT_GT(hits, 600);
+}
+
+TEST(MeshBvh, FaceModesMatchBruteForce) {
+  const auto mesh = random_soup(1000, 3);
+  const MeshBvh bvh = MeshBvh::build(mesh).value();
+  std::mt19937 gen(4);
+  for (int i = 0; i < 1500; ++i) {
+    const Rayf ray = random_ray(gen, 60);
+    expect_matches_brute_force(bvh, ray, FaceMode::front_only, i);
+    expect_matches_brute_force(bvh, ray, FaceMode::back_only, i);
+  }
+}
+
+TEST(MeshBvh, EveryLeafSizeAndBinCountMatchesBruteForce) {
+  const auto mesh = random_soup(700, 5);
+  std::mt19937 gen(6);
+  for (std::uint32_t leaf : {1u, 3u, 4u, 8u, 13u}) {
+    const MeshBvh bvh = MeshBvh::build(mesh, {leaf, leaf == 3 ? 2u : 16u, 1.0f}).value();
+    for (int i = 0; i < 400; ++i) expect_matches_brute_force(bvh, random_ray(gen, 60), FaceMode::both, i);
+  }
+}
+
+TEST(MeshBvh, ClosedSphereFromInsideNeverEscapesThroughVerticesOrEdges) {
+  const auto mesh = icosphere(4, 3.0f, {1, 2, 3});  // 5120 triangles
+  const MeshBvh bvh = MeshBvh::build(mesh).value();
+  std::mt19937 gen(7);
+  std::uniform_real_distribution<float> u(-1, 1);
+  int escapes = 0, rays = 0;
+  const auto& tris = mesh->triangles();
+  const auto pos = mesh->positions();
+  for (std::size_t i = 0; i < tris.size(); ++i) {
+    const Vec3f a = pos[tris[i][0]], b = pos[tris[i][1]];
+    for (const Vec3f& target : {a, (a + b) * 0.5f}) {  // exactly at a vertex, and at an edge's midpoint
+      for (int k = 0; k < 4; ++k) {
+        const Vec3f origin = Vec3f{1, 2, 3} + Vec3f{u(gen), u(gen), u(gen)} * 1.5f;
+        const MeshHit h = bvh.intersect({origin, target - origin});
+        ++rays;
+        escapes += !h.hit;
+        // From inside a closed mesh wound outward, the first hit is a back face.
+        if (h.hit) {
+          EXPECT_TRUE(h.back_face);
+        }
+      }
+    }
+  }
+  EXPECT_EQ(escapes, 0) << "of " << rays << " rays";
+  EXPECT_GT(rays, 40000);
+}
+
+TEST(MeshBvh, DegenerateTrianglesAreLeftOut) {
+  std::vector<Vec3f> p = {{0, 0, 0}, {1, 0, 0}, {0, 1, 0}, {2, 0, 0}};
+  std::vector<TriangleMesh::Indices> f = {{0, 1, 3}, {0, 1, 2}, {2, 2, 2}};  // collinear, good, repeated
+  const auto mesh = std::make_shared<const TriangleMesh>(TriangleMesh::make(p, f).value());
+  const MeshBvh bvh = MeshBvh::build(mesh).value();
+  const MeshHit h = bvh.intersect({{0.2f, 0.2f, -1}, {0, 0, 1}});
+  ASSERT_TRUE(h.hit);
+  EXPECT_EQ(h.triangle, 1u);
+  EXPECT_FLOAT_EQ(h.t, 1.0f);
+  EXPECT_FALSE(bvh.intersect({{0.5f, 0.0f, -1}, {0, 0, 1}}).hit && bvh.intersect({{0.5f, 0.0f, -1}, {0, 0, 1}}).triangle == 0u);
+}
+
+TEST(MeshBvh, EmptyMeshAndInvalidRaysMiss) {
+  const auto empty = std::make_shared<const TriangleMesh>(TriangleMesh::make({}, {}).value());
+  const MeshBvh none = MeshBvh::build(empty).value();
+  EXPECT_FALSE(none.intersect({{0, 0, 0}, {0, 0, 1}}).hit);
+  EXPECT_FALSE(none.occluded({{0, 0, 0}, {0, 0, 1}}));
+  EXPECT_EQ(none.memory_bytes(), 0u);
+
+  const MeshBvh bvh = MeshBvh::build(icosphere(2)).value();
+  for (const Rayf& bad : {Rayf{{0, 0, -5}, {0, 0, 0}}, Rayf{{NAN, 0, -5}, {0, 0, 1}}, Rayf{{0, 0, -5}, {0, kInfinity<float>, 1}},
+                          Rayf{{0, 0, -5}, {0, 0, 1}, 3, 2}}) {
+    const MeshHit h = bvh.intersect(bad);
+    EXPECT_FALSE(h.hit);
+    EXPECT_EQ(h.t, kInfinity<float>);
+    EXPECT_FALSE(bvh.occluded(bad));
+  }
+  EXPECT_FALSE(MeshBvh::build(nullptr).ok());
+}
+
+TEST(MeshBvh, TminAndTmaxBoundTheHit) {
+  const MeshBvh bvh = MeshBvh::build(icosphere(3)).value();
+  const Rayf through{{0, 0, -5}, {0, 0, 1}};
+  const MeshHit first = bvh.intersect(through);
+  ASSERT_TRUE(first.hit);
+  EXPECT_NEAR(first.t, 4.0f, 0.02f);
+  EXPECT_FALSE(first.back_face);
+  const MeshHit second = bvh.intersect({through.origin, through.dir, first.t + 0.01f});
+  ASSERT_TRUE(second.hit);
+  EXPECT_NEAR(second.t, 6.0f, 0.02f);
+  EXPECT_TRUE(second.back_face);
+  EXPECT_FALSE(bvh.intersect({through.origin, through.dir, 0, 3.9f}).hit);
+  EXPECT_FALSE(bvh.occluded({through.origin, through.dir, 0, 3.9f}));
+  EXPECT_TRUE(bvh.occluded({through.origin, through.dir, 0, 4.1f}));
+}
+
+}  // namespace
+}  // namespace hitscan
