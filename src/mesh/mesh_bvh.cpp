@@ -1,7 +1,9 @@
 #include "hitscan/mesh/mesh_bvh.hpp"
 
+#include <algorithm>
 #include <array>
 #include <bit>
+#include <string>
 
 #include "hitscan/bvh/traverse.hpp"
 #include "hitscan/geometry/ray_triangle.hpp"
@@ -83,8 +85,7 @@ Result<MeshBvh> MeshBvh::build(std::shared_ptr<const TriangleMesh> mesh, const b
 }
 
 MeshHit MeshBvh::intersect(const Rayf& ray, FaceMode faces) const {
-  MeshHit result;
-  if (!data_ || !is_valid(ray)) return result;
+  if (!data_ || !is_valid(ray)) return {};
   WatertightRay<float> prepared = WatertightRay<float>::from_ray(ray);
   float tmax = ray.tmax;
   std::uint32_t best_triangle = kNoTriangle;
@@ -110,22 +111,26 @@ MeshHit MeshBvh::intersect(const Rayf& ray, FaceMode faces) const {
     }
     return false;
   });
-  if (best_triangle == kNoTriangle) return result;
+  if (best_triangle == kNoTriangle) return {};
+  return complete_hit(ray, tmax, best_triangle, best_u, best_v, best_back);
+}
 
+MeshHit MeshBvh::complete_hit(const Rayf& ray, float t, std::uint32_t triangle, float u, float v, bool back) const {
+  MeshHit result;
   result.hit = true;
-  result.t = tmax;
-  result.triangle = best_triangle;
-  result.u = best_u;
-  result.v = best_v;
-  result.back_face = best_back;
-  result.point = ray.at(tmax);
-  const Trianglef tri = mesh_->triangle(best_triangle);
+  result.t = t;
+  result.triangle = triangle;
+  result.u = u;
+  result.v = v;
+  result.back_face = back;
+  result.point = ray.at(t);
+  const Trianglef tri = mesh_->triangle(triangle);
   result.normal = normalize(cross(tri.v1 - tri.v0, tri.v2 - tri.v0));
   result.shading_normal = result.normal;
   if (!mesh_->normals().empty()) {
-    const auto& idx = mesh_->triangles()[best_triangle];
+    const auto& idx = mesh_->triangles()[triangle];
     const auto n = mesh_->normals();
-    const Vec3f s = normalize(n[idx[0]] * (1.0f - best_u - best_v) + n[idx[1]] * best_u + n[idx[2]] * best_v);
+    const Vec3f s = normalize(n[idx[0]] * (1.0f - u - v) + n[idx[1]] * u + n[idx[2]] * v);
     if (s != Vec3f{}) result.shading_normal = s;
   }
   return result;
@@ -145,6 +150,106 @@ bool MeshBvh::occluded(const Rayf& ray, FaceMode faces) const {
     return false;
   });
   return found;
+}
+
+std::size_t MeshBvh::intersect_all(const Rayf& ray, std::vector<MeshHit>& out, FaceMode faces) const {
+  out.clear();
+  if (!data_ || !is_valid(ray)) return 0;
+  const WatertightRay<float> prepared = WatertightRay<float>::from_ray(ray);
+  float tmax = ray.tmax;  // never lowered: every hit counts
+  const Data& d = *data_;
+  bvh::traverse<false>(d.nodes, ray, tmax, [&](std::uint32_t first, std::uint32_t count, float&) {
+    for (std::uint32_t p = first; p < first + count; ++p) {
+      const PackHit<simd::Float4> h = ray_vs_triangles(d.packs[p], prepared, ray.dir);
+      for (int lanes = bits(h.hit) & accepted_faces(h, faces); lanes != 0; lanes &= lanes - 1) {
+        const int lane = std::countr_zero(static_cast<unsigned>(lanes));
+        out.push_back(complete_hit(ray, h.t[lane], d.ids[p][lane], h.u[lane], h.v[lane],
+                                   ((bits(h.back_face) >> lane) & 1) != 0));
+      }
+    }
+    return false;
+  });
+  std::sort(out.begin(), out.end(), [](const MeshHit& a, const MeshHit& b) {
+    return a.t < b.t || (a.t == b.t && a.triangle < b.triangle);
+  });
+  return out.size();
+}
+
+std::size_t MeshBvh::intersect_all(const Rayf& ray, std::span<MeshHit> buffer, FaceMode faces, std::size_t* total) const {
+  std::vector<MeshHit> all;
+  intersect_all(ray, all, faces);
+  const std::size_t written = std::min(all.size(), buffer.size());
+  std::copy_n(all.begin(), written, buffer.begin());
+  if (total) *total = all.size();
+  return written;
+}
+
+Status MeshBvh::refit() {
+  if (!data_) return Status{StatusCode::invalid_argument, "MeshBvh::refit: the tree was never built"};
+  Data& d = *data_;
+  const TriangleMesh& mesh = *mesh_;
+  // Triangles left out at build time must still be unusable: the tree has no place for them.
+  std::vector<std::uint8_t> in_tree(mesh.triangle_count(), 0);
+  for (const auto& ids : d.ids) {
+    for (std::uint32_t id : ids) {
+      if (id != kNoTriangle) in_tree[id] = 1;
+    }
+  }
+  for (std::size_t i = 0; i < in_tree.size(); ++i) {
+    if (!in_tree[i] && mesh.is_usable(i)) {
+      d.nodes.clear();  // every ray misses until the caller rebuilds
+      return Status{StatusCode::degenerate, "MeshBvh::refit: triangle " + std::to_string(i) +
+                                                " was degenerate at build time and now has area; rebuild the tree"};
+    }
+  }
+  for (std::size_t p = 0; p < d.packs.size(); ++p) d.packs[p] = make_pack(mesh, d.ids[p]);
+  // Children come after their parent in the depth-first layout, so a reverse sweep sees every
+  // child node's boxes before its parent needs their union.
+  std::vector<Aabbf> node_bounds(d.nodes.size());
+  for (std::size_t n = d.nodes.size(); n-- > 0;) {
+    bvh::WideNode& node = d.nodes[n];
+    float box[6][bvh::kWideWidth];
+    node.bounds.min_x.store(box[0]), node.bounds.min_y.store(box[1]), node.bounds.min_z.store(box[2]);
+    node.bounds.max_x.store(box[3]), node.bounds.max_y.store(box[4]), node.bounds.max_z.store(box[5]);
+    for (int i = 0; i < bvh::kWideWidth; ++i) {
+      if (node.child[i] == bvh::kEmptySlot) continue;
+      Aabbf b;
+      if (node.count[i] == 0) {
+        b = node_bounds[node.child[i]];
+      } else {
+        for (std::uint32_t p = node.child[i]; p < node.child[i] + node.count[i]; ++p) {
+          for (std::uint32_t id : d.ids[p]) {
+            if (id == kNoTriangle) continue;
+            const Trianglef t = mesh.triangle(id);
+            b.grow(t.v0), b.grow(t.v1), b.grow(t.v2);
+          }
+        }
+      }
+      node_bounds[n].grow(b);
+      for (int a = 0; a < 3; ++a) box[a][i] = b.min[a], box[3 + a][i] = b.max[a];
+    }
+    using F = simd::Float8;
+    node.bounds = {F::load(box[0]), F::load(box[1]), F::load(box[2]), F::load(box[3]), F::load(box[4]), F::load(box[5])};
+  }
+  return Status::success();
+}
+
+MeshHit MeshInstance::intersect(const Rayf& ray, FaceMode faces) const {
+  if (!bvh || !transform.is_invertible() || !is_valid(ray)) return {};
+  const Rayf local{transform.inverse_point(ray.origin), transform.inverse_vector(ray.dir), ray.tmin, ray.tmax};
+  MeshHit hit = bvh->intersect(local, faces);
+  if (!hit) return hit;
+  hit.point = ray.at(hit.t);
+  // The inverse transpose keeps the mesh's front as the front, mirrors included, and preserves
+  // the sign of dot(dir, normal), so back_face and the face mode carry over unchanged.
+  hit.normal = transform.apply_normal(hit.normal);
+  hit.shading_normal = transform.apply_normal(hit.shading_normal);
+  return hit;
+}
+
+bool MeshInstance::occluded(const Rayf& ray, FaceMode faces) const {
+  if (!bvh || !transform.is_invertible() || !is_valid(ray)) return false;
+  return bvh->occluded({transform.inverse_point(ray.origin), transform.inverse_vector(ray.dir), ray.tmin, ray.tmax}, faces);
 }
 
 std::size_t MeshBvh::memory_bytes() const {

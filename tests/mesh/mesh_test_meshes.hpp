@@ -1,6 +1,7 @@
 #pragma once
-// Meshes generated for the mesh tests: a random triangle soup and a closed, consistently wound
-// icosphere.
+// Meshes generated for the mesh tests (a random triangle soup and a closed, consistently wound
+// icosphere), random rays, and the brute-force reference: every triangle through the scalar
+// watertight kernel.
 
 #include <algorithm>
 #include <array>
@@ -10,6 +11,8 @@
 #include <random>
 #include <vector>
 
+#include "hitscan/geometry/ray_triangle.hpp"
+#include "hitscan/mesh/mesh_bvh.hpp"
 #include "hitscan/mesh/triangle_mesh.hpp"
 
 namespace hitscan::test {
@@ -59,6 +62,38 @@ inline std::shared_ptr<const TriangleMesh> icosphere(int levels, float radius = 
   }
   for (Vec3f& v : p) v = center + v * radius;
   return std::make_shared<const TriangleMesh>(TriangleMesh::make(std::move(p), std::move(f)).value());
+}
+
+struct BruteHit {
+  bool hit = false;
+  float t = kInfinity<float>;
+  std::vector<std::uint32_t> triangles;  // every triangle hit at exactly t
+  bool back_face = false;
+};
+
+inline BruteHit brute_force(const TriangleMesh& mesh, const Rayf& ray, FaceMode faces) {
+  BruteHit best;
+  for (std::size_t i = 0; i < mesh.triangle_count(); ++i) {
+    if (!mesh.is_usable(i)) continue;
+    const RayHitf h = ray_vs_triangle(mesh.triangle(i), ray);
+    if (!h.hit) continue;
+    if (faces == FaceMode::front_only && h.back_face()) continue;
+    if (faces == FaceMode::back_only && !h.back_face()) continue;
+    if (h.t < best.t) best = {true, h.t, {}, h.back_face()};
+    if (h.t == best.t) best.triangles.push_back(static_cast<std::uint32_t>(i));
+  }
+  return best;
+}
+
+inline Rayf random_ray(std::mt19937& gen, float extent) {
+  std::uniform_real_distribution<float> u(-1, 1);
+  const Vec3f origin{u(gen) * extent, u(gen) * extent, u(gen) * extent};
+  const Vec3f target{u(gen) * extent * 0.5f, u(gen) * extent * 0.5f, u(gen) * extent * 0.5f};
+  Rayf r{origin, (target - origin) * (0.2f + std::abs(u(gen)) * 3), 0, kInfinity<float>};
+  if (u(gen) > 0.6f) r.tmax = std::abs(u(gen)) * 1.5f;
+  if (u(gen) > 0.8f) r.tmin = std::abs(u(gen)) * 0.3f;
+  if (u(gen) > 0.9f) r.dir[static_cast<int>((u(gen) + 1) * 1.49f)] = 0.0f;
+  return r;
 }
 
 }  // namespace hitscan::test

@@ -4,9 +4,12 @@
 
 #include <cstdint>
 #include <memory>
+#include <span>
+#include <vector>
 
 #include "hitscan/bvh/build.hpp"
 #include "hitscan/geometry/ray.hpp"
+#include "hitscan/math/transform.hpp"
 #include "hitscan/mesh/triangle_mesh.hpp"
 
 namespace hitscan {
@@ -45,6 +48,22 @@ class MeshBvh {
   /// Whether anything is hit within [tmin, tmax]; stops at the first hit found.
   bool occluded(const Rayf& ray, FaceMode faces = FaceMode::both) const;
 
+  /// Every hit within [tmin, tmax], sorted by t (then by triangle index), into `out` (cleared
+  /// first). Each surface crossing is reported once: a ray through an edge or vertex shared by
+  /// consistently wound triangles hits exactly one of them. Returns the count.
+  std::size_t intersect_all(const Rayf& ray, std::vector<MeshHit>& out, FaceMode faces = FaceMode::both) const;
+  /// The same into a caller's buffer: writes the nearest min(total, buffer.size()) hits and returns
+  /// how many it wrote; `total`, when given, receives how many there were (the rest were dropped).
+  std::size_t intersect_all(const Rayf& ray, std::span<MeshHit> buffer, FaceMode faces = FaceMode::both,
+                            std::size_t* total = nullptr) const;
+
+  /// Recomputes the tree for the mesh's current vertex positions (after TriangleMesh::set_positions),
+  /// keeping its topology: linear in the mesh size, no new allocation. Fails, leaving the tree
+  /// unusable until rebuilt, when a triangle that was degenerate at build time (and so is not in
+  /// the tree) has become usable: rebuild then. The tree's quality degrades as the mesh moves away
+  /// from its build-time shape; rebuild when rays slow down.
+  Status refit();
+
   const TriangleMesh& mesh() const { return *mesh_; }
   /// Bytes of the tree and its triangle packs (not counting the mesh itself).
   std::size_t memory_bytes() const;
@@ -54,7 +73,24 @@ class MeshBvh {
 
  private:
   std::shared_ptr<const TriangleMesh> mesh_;
-  std::shared_ptr<const Data> data_;
+  std::shared_ptr<Data> data_;
+
+  MeshHit complete_hit(const Rayf& ray, float t, std::uint32_t triangle, float u, float v, bool back) const;
+};
+
+/// One placement of a shared mesh: the BVH stays in the mesh's frame and each ray goes into it
+/// (x_local = S⁻¹ Rᵀ (x - translation)); t is unchanged by that affine map, so tmin, tmax and the
+/// reported t are world values. Rotation, translation and any scale, non-uniform and mirroring
+/// included. The hit's point is in the world; its normals are the mesh's, carried to the world by
+/// the inverse transpose and normalised, so the mesh's front stays the instance's front even
+/// under a mirroring scale (whose world winding is reversed), and back_face and the face mode mean
+/// what they mean for the mesh. A transform that is not invertible makes every ray miss.
+struct MeshInstance {
+  std::shared_ptr<const MeshBvh> bvh;
+  Transformf transform{};
+
+  MeshHit intersect(const Rayf& ray, FaceMode faces = FaceMode::both) const;
+  bool occluded(const Rayf& ray, FaceMode faces = FaceMode::both) const;
 };
 
 }  // namespace hitscan

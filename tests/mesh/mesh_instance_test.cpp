@@ -1,0 +1,78 @@
+// An instance (shared BVH + transform) against a BVH built over the transformed vertices.
+
+#include <gtest/gtest.h>
+
+#include <random>
+
+#include "mesh/mesh_test_meshes.hpp"
+
+namespace hitscan {
+namespace {
+
+std::shared_ptr<const TriangleMesh> transformed(const TriangleMesh& mesh, const Transformf& tr) {
+  std::vector<Vec3f> p;
+  for (const Vec3f& v : mesh.positions()) p.push_back(tr.apply_point(v));
+  std::vector<TriangleMesh::Indices> f(mesh.triangles().begin(), mesh.triangles().end());
+  return std::make_shared<const TriangleMesh>(TriangleMesh::make(std::move(p), std::move(f)).value());
+}
+
+void compare(const Transformf& tr, int seed) {
+  const auto mesh = test::icosphere(3, 1.0f);
+  const MeshInstance instance{std::make_shared<const MeshBvh>(MeshBvh::build(mesh).value()), tr};
+  const MeshBvh baked = MeshBvh::build(transformed(*mesh, tr)).value();
+  const bool mirrored = tr.scale.x * tr.scale.y * tr.scale.z < 0;
+  std::mt19937 gen(seed);
+  std::uniform_real_distribution<float> u(-1, 1);
+  int disagreements = 0, hits = 0;
+  const int kRays = 4000;
+  for (int i = 0; i < kRays; ++i) {
+    const Vec3f origin = tr.translation + Vec3f{u(gen), u(gen), u(gen)} * 8.0f;
+    const Vec3f target = tr.translation + Vec3f{u(gen), u(gen), u(gen)} * 2.0f;
+    const Rayf ray{origin, (target - origin) * (0.5f + std::abs(u(gen))), 0, kInfinity<float>};
+    const MeshHit a = instance.intersect(ray), b = baked.intersect(ray);
+    EXPECT_EQ(instance.occluded(ray), a.hit);
+    if (a.hit != b.hit) {
+      ++disagreements;  // float rounding of the two frames at a silhouette
+      continue;
+    }
+    if (!a.hit) continue;
+    ++hits;
+    EXPECT_NEAR(a.t, b.t, 1e-4f * (1 + b.t)) << "ray " << i;
+    EXPECT_LT(distance(a.point, b.point), 1e-3f);
+    // The baked mesh's winding is reversed by a mirror; the instance keeps the mesh's front.
+    const Vec3f expected_normal = mirrored ? -b.normal : b.normal;
+    if (a.triangle == b.triangle) {
+      EXPECT_GT(dot(a.normal, expected_normal), 0.9999f) << "ray " << i;
+    }
+    EXPECT_EQ(a.back_face, mirrored ? !b.back_face : b.back_face) << "ray " << i;
+    EXPECT_NEAR(length(a.normal), 1.0f, 1e-5f);
+  }
+  EXPECT_LE(disagreements, kRays / 500);
+  EXPECT_GT(hits, kRays / 10);
+}
+
+TEST(MeshInstance, RotatedTranslatedUniformScale) {
+  compare({Quatf::from_euler({0.3f, -1.1f, 2.0f}), {5, -2, 7}, {2, 2, 2}}, 1);
+}
+TEST(MeshInstance, NonUniformScale) { compare({Quatf::from_euler({1.0f, 0.2f, -0.4f}), {-3, 1, 0}, {0.5f, 3, 1.5f}}, 2); }
+TEST(MeshInstance, MirroringScaleKeepsTheMeshFrontOutside) {
+  compare({Quatf::from_axis_angle({0, 1, 0}, 0.7f), {1, 1, 1}, {-1.5f, 1, 1}}, 3);
+  // From outside a mirrored closed sphere the first hit is still a front face.
+  const MeshInstance mirrored{std::make_shared<const MeshBvh>(MeshBvh::build(test::icosphere(2)).value()),
+                              {Quatf{}, {0, 0, 0}, {-1, 1, 1}}};
+  const MeshHit hit = mirrored.intersect({{0, 0, -5}, {0, 0, 1}});
+  ASSERT_TRUE(hit.hit);
+  EXPECT_FALSE(hit.back_face);
+  EXPECT_LT(hit.normal.z, -0.95f);  // the facet of a coarse sphere, facing the ray
+}
+
+TEST(MeshInstance, SingularTransformMisses) {
+  const MeshInstance flat{std::make_shared<const MeshBvh>(MeshBvh::build(test::icosphere(1)).value()),
+                          {Quatf{}, {0, 0, 0}, {1, 0, 1}}};
+  EXPECT_FALSE(flat.intersect({{0, 0, -5}, {0, 0, 1}}).hit);
+  EXPECT_FALSE(flat.occluded({{0, 0, -5}, {0, 0, 1}}));
+  EXPECT_FALSE(MeshInstance{}.intersect({{0, 0, -5}, {0, 0, 1}}).hit);
+}
+
+}  // namespace
+}  // namespace hitscan
