@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "hitscan/bvh/build.hpp"
+#include "hitscan/executor.hpp"
 #include "hitscan/geometry/ray.hpp"
 #include "hitscan/math/transform.hpp"
 #include "hitscan/mesh/triangle_mesh.hpp"
@@ -56,6 +57,15 @@ class MeshBvh {
   /// how many it wrote; `total`, when given, receives how many there were (the rest were dropped).
   std::size_t intersect_all(const Rayf& ray, std::span<MeshHit> buffer, FaceMode faces = FaceMode::both,
                             std::size_t* total = nullptr) const;
+
+  /// Many rays at once: hits[i] = intersect(rays[i], faces), split over `executor` (the default
+  /// pool when null) in contiguous chunks; identical to tracing one at a time. Fails with
+  /// invalid_argument when the spans differ in size. No allocation per ray.
+  Status intersect_batch(std::span<const Rayf> rays, std::span<MeshHit> hits, FaceMode faces = FaceMode::both,
+                         Executor* executor = nullptr) const;
+  /// occluded[i] = occluded(rays[i], faces) as 0 or 1, in the same way.
+  Status occluded_batch(std::span<const Rayf> rays, std::span<std::uint8_t> occluded, FaceMode faces = FaceMode::both,
+                        Executor* executor = nullptr) const;
 
   /// Recomputes the tree for the mesh's current vertex positions (after TriangleMesh::set_positions),
   /// keeping its topology: linear in the mesh size, no new allocation. Fails, leaving the tree
