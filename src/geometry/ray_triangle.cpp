@@ -72,12 +72,17 @@ RayHit<T> ray_vs_triangle(const Triangle<T>& tri, const WatertightRay<T>& ray, c
   if ((u < T(0) || v < T(0) || w < T(0)) && (u > T(0) || v > T(0) || w > T(0))) return hit;
   const T det = u + v + w;
   if (det == T(0) || !is_finite(det)) return hit;  // degenerate, or the ray lies in the plane
-  // On an edge of the 2D triangle only the owner of that edge takes the ray. Both triangles of a
-  // consistently wound pair have the same 2D orientation, so the rule needs no orientation term.
+  // On an edge of the 2D triangle, only the owner of that edge takes the ray. Directed edges are
+  // read in counter-clockwise order (reversed for a clockwise triangle, det > 0 here), and a
+  // counter-clockwise triangle owns its up and level-right edges exactly when it contains the ray
+  // shifted by an infinitesimal (-e, e²) in the sheared frame. Every triangle thus answers for the
+  // same shifted ray: a shared edge or vertex is claimed once, and a ray grazing a silhouette
+  // (neighbours of opposite orientation) is claimed by both or neither, keeping crossing parity.
   if (u == T(0) || v == T(0) || w == T(0)) {
-    if (u == T(0) && !owns_edge(cx - bx, cy - by)) return hit;
-    if (v == T(0) && !owns_edge(ax - cx, ay - cy)) return hit;
-    if (w == T(0) && !owns_edge(bx - ax, by - ay)) return hit;
+    const T s = det > T(0) ? T(-1) : T(1);
+    if (u == T(0) && !owns_edge(s * (cx - bx), s * (cy - by))) return hit;
+    if (v == T(0) && !owns_edge(s * (ax - cx), s * (ay - cy))) return hit;
+    if (w == T(0) && !owns_edge(s * (bx - ax), s * (by - ay))) return hit;
   }
 
   const T az = ray.shear_z * a[ray.kz];

@@ -25,9 +25,10 @@ struct WatertightRay {
 /// Watertight test. Edge functions are computed in the sheared frame, with a double-precision
 /// retry when one is exactly zero in float, so a ray through an edge or vertex shared by
 /// triangles of a closed mesh never slips between them. On top of the paper, a tie-breaking rule
-/// for edge functions that are exactly zero (an edge owns the boundary when, in the sheared
-/// frame, it points up, or right when level) makes a ray through a shared edge or vertex of
-/// consistently wound triangles hit exactly one of them.
+/// for edge functions that are exactly zero makes every triangle answer as if the ray were shifted
+/// sideways by one fixed infinitesimal (a top-left rule applied to counter-clockwise edges): a ray
+/// through a shared edge or vertex of consistently wound triangles hits exactly one of them, and
+/// a ray grazing a silhouette hits both or neither, so counting crossings keeps its parity.
 /// Both faces are hit; kHitBackFace when dot(dir, normal) > 0. A degenerate (zero-area) triangle,
 /// a ray in the triangle's plane, or an invalid ray is a miss.
 template <Real T>
