@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <array>
+#include <limits>
 
 namespace hitscan::bvh {
 namespace {
@@ -28,7 +29,8 @@ struct Task {
 
 class Builder {
  public:
-  Builder(std::span<const Aabbf> bounds, const BuildSettings& settings) : bounds_(bounds), settings_(settings) {
+  Builder(std::span<const Aabbf> bounds, const BuildSettings& settings, Executor* executor)
+      : bounds_(bounds), settings_(settings), executor_(executor) {
     settings_.max_leaf_size = std::max<std::uint32_t>(1, settings_.max_leaf_size);
     settings_.bin_count = std::clamp<std::uint32_t>(settings_.bin_count, 2, 256);
     settings_.leaf_block_size = std::max<std::uint32_t>(1, settings_.leaf_block_size);
@@ -45,27 +47,63 @@ class Builder {
     }
     if (bvh.primitive_order.empty()) return bvh;
     order_ = &bvh.primitive_order;
-    nodes_ = &bvh.nodes;
-    nodes_->reserve(2 * order_->size());
-    nodes_->push_back({});
-    std::vector<Task> stack{{0, 0, static_cast<std::uint32_t>(order_->size()), 0}};
+    bvh.nodes.reserve(2 * order_->size());
+    bvh.nodes.push_back({});
+
+    // Top levels on this thread; subtrees at or below the threshold are deferred and then built
+    // independently (they own disjoint ranges of primitive_order) and spliced in, in a fixed
+    // order. The threshold depends only on the input, so the tree is the same on any executor.
+    const auto total = static_cast<std::uint32_t>(order_->size());
+    const std::uint32_t defer_at = std::max<std::uint32_t>(total / 64, 4096);
+    std::vector<Task> deferred;
+    std::vector<Task> stack{{0, 0, total, 0}};
     while (!stack.empty()) {
       const Task task = stack.back();
       stack.pop_back();
-      split_or_leaf(task, stack);
+      if (task.end - task.begin <= defer_at && task.node != 0) {
+        deferred.push_back(task);
+        continue;
+      }
+      split_or_leaf(task, bvh.nodes, stack);
+    }
+    if (deferred.empty()) return bvh;
+
+    std::vector<std::vector<BinaryNode>> subtrees(deferred.size());
+    SerialExecutor serial;
+    (executor_ ? *executor_ : serial).parallel_for(deferred.size(), 1, [&](std::size_t b, std::size_t e) {
+      for (std::size_t i = b; i < e; ++i) {
+        std::vector<BinaryNode>& local = subtrees[i];
+        local.push_back({});
+        std::vector<Task> local_stack{{0, deferred[i].begin, deferred[i].end, deferred[i].depth}};
+        while (!local_stack.empty()) {
+          const Task task = local_stack.back();
+          local_stack.pop_back();
+          split_or_leaf(task, local, local_stack);
+        }
+      }
+    });
+    // Local node k >= 1 goes to offset + k - 1; the local root replaces the placeholder.
+    for (std::size_t i = 0; i < deferred.size(); ++i) {
+      const auto offset = static_cast<std::uint32_t>(bvh.nodes.size());
+      auto relocate = [&](BinaryNode n) {
+        if (!n.is_leaf()) n.first = offset + n.first - 1;
+        return n;
+      };
+      bvh.nodes[deferred[i].node] = relocate(subtrees[i][0]);
+      for (std::size_t k = 1; k < subtrees[i].size(); ++k) bvh.nodes.push_back(relocate(subtrees[i][k]));
     }
     return bvh;
   }
 
  private:
-  void split_or_leaf(const Task& task, std::vector<Task>& stack) {
+  void split_or_leaf(const Task& task, std::vector<BinaryNode>& nodes, std::vector<Task>& stack) {
     std::vector<std::uint32_t>& order = *order_;
     Aabbf node_bounds, center_bounds;
     for (std::uint32_t i = task.begin; i < task.end; ++i) {
       node_bounds.grow(bounds_[order[i]]);
       center_bounds.grow(centers_[order[i]]);
     }
-    (*nodes_)[task.node].bounds = node_bounds;
+    nodes[task.node].bounds = node_bounds;
     const std::uint32_t count = task.end - task.begin;
 
     std::uint32_t middle = task.begin;
@@ -81,15 +119,15 @@ class Builder {
       middle = median_split(task, center_bounds);  // every centre equal, or too deep for the SAH
     }
     if (middle == task.begin || middle == task.end) {
-      (*nodes_)[task.node].first = task.begin;
-      (*nodes_)[task.node].count = count;
+      nodes[task.node].first = task.begin;
+      nodes[task.node].count = count;
       return;
     }
-    const auto left = static_cast<std::uint32_t>(nodes_->size());
-    nodes_->push_back({});
-    nodes_->push_back({});
-    (*nodes_)[task.node].first = left;
-    (*nodes_)[task.node].count = 0;
+    const auto left = static_cast<std::uint32_t>(nodes.size());
+    nodes.push_back({});
+    nodes.push_back({});
+    nodes[task.node].first = left;
+    nodes[task.node].count = 0;
     // Right first, so the left subtree is built (and laid out) first.
     stack.push_back({left + 1, middle, task.end, task.depth + 1});
     stack.push_back({left, task.begin, middle, task.depth + 1});
@@ -164,13 +202,13 @@ class Builder {
   BuildSettings settings_;
   std::vector<Vec3f> centers_;
   std::vector<std::uint32_t>* order_ = nullptr;
-  std::vector<BinaryNode>* nodes_ = nullptr;
+  Executor* executor_ = nullptr;
 };
 
 }  // namespace
 
-BinaryBvh build_binned_sah(std::span<const Aabbf> bounds, const BuildSettings& settings) {
-  return Builder(bounds, settings).build();
+BinaryBvh build_binned_sah(std::span<const Aabbf> bounds, const BuildSettings& settings, Executor* executor) {
+  return Builder(bounds, settings, executor).build();
 }
 
 }  // namespace hitscan::bvh

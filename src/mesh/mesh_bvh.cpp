@@ -50,7 +50,8 @@ int accepted_faces(const PackHit<simd::Float4>& h, FaceMode faces) {
 
 }  // namespace
 
-Result<MeshBvh> MeshBvh::build(std::shared_ptr<const TriangleMesh> mesh, const bvh::BuildSettings& settings) {
+Result<MeshBvh> MeshBvh::build(std::shared_ptr<const TriangleMesh> mesh, const bvh::BuildSettings& settings,
+                               Executor* executor) {
   if (!mesh) return Status{StatusCode::invalid_argument, "MeshBvh::build: the mesh is null"};
   if (mesh->triangle_count() >= kNoTriangle) {
     return Status{StatusCode::invalid_argument, "MeshBvh::build: more triangles than 32-bit indices can name"};
@@ -63,7 +64,7 @@ Result<MeshBvh> MeshBvh::build(std::shared_ptr<const TriangleMesh> mesh, const b
     boxes[i].grow(t.v1);
     boxes[i].grow(t.v2);
   }
-  const bvh::BinaryBvh binary = bvh::build_binned_sah(boxes, settings);
+  const bvh::BinaryBvh binary = bvh::build_binned_sah(boxes, settings, executor ? executor : &default_executor());
   auto data = std::make_shared<Data>();
   const bvh::MakeLeaf make_leaf = [&](std::uint32_t first, std::uint32_t count) {
     const auto first_pack = static_cast<std::uint32_t>(data->packs.size());

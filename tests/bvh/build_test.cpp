@@ -124,6 +124,25 @@ TEST(BinnedSah, Deterministic) {
   }
 }
 
+TEST(BinnedSah, ParallelBuildGivesTheSameTreeOnAnyExecutor) {
+  const std::vector<Aabbf> boxes = random_boxes(300000, 77);  // large enough to defer subtrees
+  const BinaryBvh serial = build_binned_sah(boxes);
+  SerialExecutor one;
+  ThreadPool three(3);
+  for (Executor* executor : {static_cast<Executor*>(&one), static_cast<Executor*>(&three)}) {
+    const BinaryBvh parallel = build_binned_sah(boxes, {}, executor);
+    ASSERT_EQ(parallel.primitive_order, serial.primitive_order);
+    ASSERT_EQ(parallel.nodes.size(), serial.nodes.size());
+    for (std::size_t i = 0; i < serial.nodes.size(); ++i) {
+      ASSERT_EQ(parallel.nodes[i].first, serial.nodes[i].first) << "node " << i;
+      ASSERT_EQ(parallel.nodes[i].count, serial.nodes[i].count) << "node " << i;
+      ASSERT_EQ(parallel.nodes[i].bounds.min, serial.nodes[i].bounds.min) << "node " << i;
+      ASSERT_EQ(parallel.nodes[i].bounds.max, serial.nodes[i].bounds.max) << "node " << i;
+    }
+  }
+  check_tree(serial, boxes, {});
+}
+
 TEST(WideCollapse, KeepsEveryLeafOnceWithBoundsContainingItsLeaves) {
   const std::vector<Aabbf> boxes = random_boxes(4000, 5);
   const BinaryBvh binary = build_binned_sah(boxes);

@@ -7,6 +7,7 @@
 #include <span>
 #include <vector>
 
+#include "hitscan/executor.hpp"
 #include "hitscan/math/aabb.hpp"
 
 namespace hitscan::bvh {
@@ -40,7 +41,10 @@ struct BinaryBvh {
 };
 
 /// Builds over the valid boxes of `bounds` (a box that is not valid, e.g. empty or NaN, is left
-/// out: its index appears in no leaf). Deterministic for the same input.
-BinaryBvh build_binned_sah(std::span<const Aabbf> bounds, const BuildSettings& settings = {});
+/// out: its index appears in no leaf). With an executor, the top levels are split on the calling
+/// thread and the subtrees below them built in parallel; the tree is the same with or without
+/// one, and on any number of threads.
+BinaryBvh build_binned_sah(std::span<const Aabbf> bounds, const BuildSettings& settings = {},
+                           Executor* executor = nullptr);
 
 }  // namespace hitscan::bvh

@@ -40,9 +40,11 @@ struct MeshHit {
 
 class MeshBvh {
  public:
-  /// Builds the tree over the mesh's usable triangles (degenerate ones are left out). An empty
-  /// mesh gives a tree that every ray misses.
-  static Result<MeshBvh> build(std::shared_ptr<const TriangleMesh> mesh, const bvh::BuildSettings& settings = {});
+  /// Builds the tree over the mesh's usable triangles (degenerate ones are left out), splitting
+  /// subtrees over `executor` (the default pool when null); the tree does not depend on it. An
+  /// empty mesh gives a tree that every ray misses.
+  static Result<MeshBvh> build(std::shared_ptr<const TriangleMesh> mesh, const bvh::BuildSettings& settings = {},
+                               Executor* executor = nullptr);
 
   /// The closest hit within [tmin, tmax]. Invalid rays miss.
   MeshHit intersect(const Rayf& ray, FaceMode faces = FaceMode::both) const;
