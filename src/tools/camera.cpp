@@ -4,6 +4,20 @@
 
 namespace hitscan::tools {
 
+CameraDef frame_bounds(CameraDef def, const Aabbf& bounds, Vec3f from) {
+  HITSCAN_ASSERT(bounds.is_valid() && is_finite(bounds.min) && is_finite(bounds.max));
+  HITSCAN_ASSERT(from != Vec3f{});
+  const float radius = length(bounds.half_extents());
+  const float aspect = static_cast<float>(def.width) / static_cast<float>(def.height);
+  const float half_vertical = def.vertical_fov_radians * 0.5f;
+  const float half_horizontal = std::atan(std::tan(half_vertical) * aspect);
+  // A sphere of radius r seen from distance d spans the half angle asin(r / d).
+  const float distance = (radius > 0 ? radius : 1.0f) / std::sin(min(half_vertical, half_horizontal));
+  def.look_at = bounds.center();
+  def.position = def.look_at + normalize(from) * distance;
+  return def;
+}
+
 Result<PinholeCamera> PinholeCamera::make(const CameraDef& def) {
   if (!is_finite(def.position) || !is_finite(def.look_at) || !is_finite(def.up)) {
     return Status{StatusCode::invalid_argument, "camera position, look-at and up must be finite"};

@@ -2,6 +2,7 @@
 /// PinholeCamera: one primary ray per pixel, through the pixel's centre.
 
 #include "hitscan/geometry/ray.hpp"
+#include "hitscan/math/aabb.hpp"
 #include "hitscan/status.hpp"
 
 namespace hitscan::tools {
@@ -19,6 +20,13 @@ struct CameraDef {
 };
 
 inline CameraDef default_camera_def() { return {}; }
+
+/// `def` moved to frame `bounds`: it looks at the box's centre from the side `from` points to (any
+/// length), as far away as makes the box's bounding sphere just fit the narrower of the vertical
+/// and horizontal fields of view. The field of view, size and up of `def` are kept. A box of a
+/// single point is framed as a sphere of radius 1 around it. `bounds` must be valid and finite,
+/// and `from` non-zero (contract violations).
+CameraDef frame_bounds(CameraDef def, const Aabbf& bounds, Vec3f from);
 
 class PinholeCamera {
  public:

@@ -4,6 +4,7 @@
 
 #include <CLI/CLI.hpp>
 
+#include "tools/cast_command.hpp"
 #include "tools/command.hpp"
 #include "tools/render_command.hpp"
 
@@ -14,6 +15,7 @@ int run_command_line(int argc, const char* const* argv, std::ostream& out, std::
   app.require_subcommand(1);
   CommandContext context{out, err};
   add_render_command(app, context);
+  add_cast_command(app, context);
 
   try {
     app.parse(argc, argv);

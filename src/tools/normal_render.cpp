@@ -2,6 +2,7 @@
 
 #include <chrono>
 #include <cmath>
+#include <optional>
 #include <vector>
 
 namespace hitscan::tools {
@@ -9,6 +10,38 @@ namespace {
 
 std::uint8_t to_byte(float unit) {
   return static_cast<std::uint8_t>(std::lround(clamp(unit, 0.0f, 1.0f) * 255.0f));
+}
+
+// Traces a row, then shades it. facing_normal(ray) gives the normal of the side of the surface
+// the ray meets, or nothing on a miss.
+template <class FacingNormal>
+NormalRender render_by_rows(const PinholeCamera& camera, FacingNormal facing_normal) {
+  using Clock = std::chrono::steady_clock;
+  NormalRender render;
+  render.image = io::Image(camera.width(), camera.height());
+  std::vector<std::optional<Vec3f>> row(static_cast<std::size_t>(camera.width()));
+  Clock::duration tracing{};
+
+  for (int y = 0; y < camera.height(); ++y) {
+    const Clock::time_point start = Clock::now();
+    for (int x = 0; x < camera.width(); ++x) {
+      row[static_cast<std::size_t>(x)] = facing_normal(camera.ray_through_pixel(x, y));
+    }
+    tracing += Clock::now() - start;
+
+    for (int x = 0; x < camera.width(); ++x) {
+      const std::optional<Vec3f>& normal = row[static_cast<std::size_t>(x)];
+      if (!normal) {
+        render.image.at(x, y) = background_colour(y, camera.height());
+        continue;
+      }
+      ++render.hits;
+      render.image.at(x, y) = normal_colour(*normal);
+    }
+  }
+  render.rays = static_cast<std::size_t>(camera.width()) * static_cast<std::size_t>(camera.height());
+  render.trace_seconds = std::chrono::duration<double>(tracing).count();
+  return render;
 }
 
 }  // namespace
@@ -24,32 +57,19 @@ io::Rgb8 background_colour(int y, int height) {
 }
 
 NormalRender render_normals(std::span<const AnyShape> shapes, const PinholeCamera& camera) {
-  using Clock = std::chrono::steady_clock;
-  NormalRender render;
-  render.image = io::Image(camera.width(), camera.height());
-  std::vector<ClosestHit> row(static_cast<std::size_t>(camera.width()));
-  Clock::duration tracing{};
+  return render_by_rows(camera, [shapes](const Rayf& ray) -> std::optional<Vec3f> {
+    const RayHitf hit = closest_hit(shapes, ray).hit;
+    if (!hit) return std::nullopt;
+    return hit.back_face() ? -hit.normal : hit.normal;
+  });
+}
 
-  for (int y = 0; y < camera.height(); ++y) {
-    const Clock::time_point start = Clock::now();
-    for (int x = 0; x < camera.width(); ++x) {
-      row[static_cast<std::size_t>(x)] = closest_hit(shapes, camera.ray_through_pixel(x, y));
-    }
-    tracing += Clock::now() - start;
-
-    for (int x = 0; x < camera.width(); ++x) {
-      const RayHitf& hit = row[static_cast<std::size_t>(x)].hit;
-      if (!hit) {
-        render.image.at(x, y) = background_colour(y, camera.height());
-        continue;
-      }
-      ++render.hits;
-      render.image.at(x, y) = normal_colour(hit.back_face() ? -hit.normal : hit.normal);
-    }
-  }
-  render.rays = static_cast<std::size_t>(camera.width()) * static_cast<std::size_t>(camera.height());
-  render.trace_seconds = std::chrono::duration<double>(tracing).count();
-  return render;
+NormalRender render_normals(const MeshBvh& mesh, const PinholeCamera& camera) {
+  return render_by_rows(camera, [&mesh](const Rayf& ray) -> std::optional<Vec3f> {
+    const MeshHit hit = mesh.intersect(ray);
+    if (!hit) return std::nullopt;
+    return hit.back_face ? -hit.shading_normal : hit.shading_normal;
+  });
 }
 
 }  // namespace hitscan::tools

@@ -1,11 +1,12 @@
 #pragma once
-/// Rendering shapes as a picture of their surface normals: one primary ray per pixel, the
-/// closest hit of each, coloured by its normal.
+/// Rendering shapes or a mesh as a picture of their surface normals: one primary ray per pixel,
+/// the closest hit of each, coloured by its normal.
 
 #include <cstddef>
 #include <span>
 
 #include "hitscan/io/image.hpp"
+#include "hitscan/mesh/mesh_bvh.hpp"
 #include "tools/any_shape.hpp"
 #include "tools/camera.hpp"
 
@@ -16,7 +17,7 @@ struct NormalRender {
   /// Primary rays cast (one per pixel) and how many of them hit a shape.
   std::size_t rays = 0;
   std::size_t hits = 0;
-  /// Wall-clock time spent in ray generation and closest_hit only, not in shading.
+  /// Wall-clock time spent in ray generation and finding the closest hits only, not in shading.
   double trace_seconds = 0;
 };
 
@@ -31,5 +32,9 @@ io::Rgb8 background_colour(int y, int height);
 /// facing the viewer (a solid's normal already faces it), or background_colour on a miss.
 /// Traces a row, then shades it, so the memory beyond the image is one row of hits.
 NormalRender render_normals(std::span<const AnyShape> shapes, const PinholeCamera& camera);
+
+/// The same picture of a mesh: each pixel gets normal_colour of the shading normal of its ray's
+/// closest hit on either face, flipped for a back-face hit, or background_colour on a miss.
+NormalRender render_normals(const MeshBvh& mesh, const PinholeCamera& camera);
 
 }  // namespace hitscan::tools

@@ -8,17 +8,16 @@
 #include <fstream>
 #include <random>
 #include <set>
-#include <sstream>
 #include <string>
 #include <vector>
 
 #include "tools/any_shape.hpp"
 #include "tools/camera.hpp"
 #include "tools/command.hpp"
-#include "tools/command_line.hpp"
 #include "tools/demo_scene.hpp"
 #include "tools/normal_render.hpp"
 #include "support/scratch_directory.hpp"
+#include "tools/command_runner.hpp"
 
 namespace hitscan::tools {
 namespace {
@@ -322,24 +321,8 @@ TEST(NormalRender, BackFaceShowsTheColourOfTheSideFacingTheCamera) {
 // --- the command line -------------------------------------------------------------------------------
 
 using test::ScratchDirectory;
-
-struct CommandRun {
-  int exit_code = -1;
-  std::string out;
-  std::string err;
-};
-
-CommandRun run(std::vector<std::string> args) {
-  args.insert(args.begin(), "hitscan");
-  std::vector<const char*> argv;
-  for (const std::string& arg : args) argv.push_back(arg.c_str());
-  std::ostringstream out, err;
-  CommandRun result;
-  result.exit_code = run_command_line(static_cast<int>(argv.size()), argv.data(), out, err);
-  result.out = out.str();
-  result.err = err.str();
-  return result;
-}
+using test::CommandRun;
+using test::run;
 
 TEST(RenderCommand, WritesThePngIntoANewDirectoryAndPrintsOneSummaryLine) {
   const ScratchDirectory directory;

@@ -1,0 +1,149 @@
+#include "tools/cast_command.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <iomanip>
+#include <memory>
+#include <new>
+#include <system_error>
+#include <thread>
+
+#include <CLI/CLI.hpp>
+
+#include "hitscan/io/mesh_loader.hpp"
+
+namespace hitscan::tools {
+namespace {
+
+// Bounds --threads, so that a mistyped count is a usage error rather than thousands of threads.
+constexpr unsigned kMaxThreads = 1024;
+
+io::HitRow hit_row(const MeshHit& hit) {
+  if (!hit) return {};
+  return {hit.t, static_cast<double>(hit.triangle), hit.u, hit.v, hit.normal.x, hit.normal.y, hit.normal.z};
+}
+
+// Input the user gave that cannot be used is a usage error; running out of memory is not.
+int input_failure_exit_code(const Status& status) {
+  return status.code() == StatusCode::out_of_memory ? kExitFailure : kExitUsage;
+}
+
+double milliseconds(std::chrono::steady_clock::duration duration) {
+  return std::chrono::duration<double, std::milli>(duration).count();
+}
+
+int run_cast_unguarded(const CastOptions& options, std::ostream& out, std::ostream& err) {
+  using Clock = std::chrono::steady_clock;
+  if (const Result<io::TableFormat> format = io::table_format(options.output); !format) {
+    err << "hitscan cast: " << format.status().message() << '\n';
+    return kExitUsage;
+  }
+  const Result<std::vector<Rayf>> rays = io::read_rays(options.rays);
+  if (!rays) {
+    err << "hitscan cast: " << rays.status().message() << '\n';
+    return input_failure_exit_code(rays.status());
+  }
+  Result<TriangleMesh> loaded = io::load_mesh(options.mesh, {.read_normals = false});
+  if (!loaded) {
+    err << "hitscan cast: " << loaded.status().message() << '\n';
+    return input_failure_exit_code(loaded.status());
+  }
+  auto mesh = std::make_shared<const TriangleMesh>(std::move(loaded).value());
+
+  const Clock::time_point build_start = Clock::now();
+  const Result<MeshBvh> bvh = MeshBvh::build(mesh);
+  const Clock::duration build_time = Clock::now() - build_start;
+  if (!bvh) {
+    err << "hitscan cast: " << options.mesh << ": " << bvh.status().message() << '\n';
+    return kExitFailure;
+  }
+
+  const Clock::time_point trace_start = Clock::now();
+  const std::vector<io::HitRow> rows = cast_rays(bvh.value(), rays.value(), options.settings);
+  const Clock::duration trace_time = Clock::now() - trace_start;
+
+  if (const Status status = io::write_hits(options.output, rows); !status.ok()) {
+    err << "hitscan cast: " << status.message() << '\n';
+    return kExitFailure;
+  }
+
+  if (options.stats) {
+    const auto hits =
+        std::count_if(rows.begin(), rows.end(), [](const io::HitRow& row) { return row.t < kInfinity<double>; });
+    const double trace_ms = milliseconds(trace_time);
+    const double mrays_per_second = trace_ms > 0 ? static_cast<double>(rows.size()) / trace_ms * 1e-3 : 0.0;
+    out << std::fixed << std::setprecision(3) << "{\"triangles\": " << mesh->triangle_count()
+        << ", \"build_ms\": " << milliseconds(build_time) << ", \"trace_ms\": " << trace_ms
+        << ", \"mrays_per_s\": " << mrays_per_second << ", \"hits\": " << hits << "}\n";
+  }
+  return kExitSuccess;
+}
+
+}  // namespace
+
+CastOptions default_cast_options() {
+  CastOptions options;
+  options.settings.threads = std::clamp(std::thread::hardware_concurrency(), 1u, kMaxThreads);
+  return options;
+}
+
+std::vector<io::HitRow> cast_rays(const MeshBvh& mesh, std::span<const Rayf> rays, const CastSettings& settings) {
+  std::vector<io::HitRow> rows(rays.size());
+  ThreadPool pool(std::clamp(settings.threads, 1u, kMaxThreads));
+  if (settings.any_hit) {
+    std::vector<std::uint8_t> occluded(rays.size());
+    mesh.occluded_batch(rays, occluded, settings.faces, &pool);  // sizes match by construction
+    for (std::size_t i = 0; i < rays.size(); ++i) {
+      if (occluded[i]) rows[i].t = 1;
+    }
+  } else {
+    std::vector<MeshHit> hits(rays.size());
+    mesh.intersect_batch(rays, hits, settings.faces, &pool);
+    for (std::size_t i = 0; i < rays.size(); ++i) rows[i] = hit_row(hits[i]);
+  }
+  return rows;
+}
+
+void add_cast_command(CLI::App& app, CommandContext& context) {
+  auto options = std::make_shared<CastOptions>(default_cast_options());
+  CLI::App* command = app.add_subcommand(
+      "cast", "Cast a table of rays at a mesh and write the closest hit of each (t, prim, u, v, nx, ny, nz)");
+  command->add_option("mesh", options->mesh, "Mesh file (any format assimp reads)")->required();
+  command->add_option("rays", options->rays,
+                      "Rays, .npy (float32 or float64) or .csv, one per row: ox, oy, oz, dx, dy, dz[, tmin, tmax]")
+      ->required();
+  command->add_option("-o,--output", options->output,
+                      "Hits to write, .npy (float64, N x 7) or .csv: t, prim, u, v, nx, ny, nz; a miss has t = inf "
+                      "and prim = -1")
+      ->required();
+  command->add_flag("--any", options->settings.any_hit,
+                    "Only whether each ray hits anything in [tmin, tmax]: t = 1 for a hit, inf for none");
+  // Held as a name, so that --help lists the names; the callback turns it into a FaceMode.
+  auto faces = std::make_shared<std::string>("both");
+  command->add_option("--backfaces", *faces,
+                      "Faces that count as hits: both, front only (the side (v1-v0)x(v2-v0) points to) or back only")
+      ->check(CLI::IsMember({"both", "front", "back"}))
+      ->capture_default_str();
+  command->add_option("--threads", options->settings.threads, "Threads the rays are split over")
+      ->capture_default_str()
+      ->check(CLI::Range(1u, kMaxThreads));
+  command->add_flag("--stats", options->stats,
+                    "Print one JSON line: triangles, build_ms, trace_ms, mrays_per_s, hits");
+  command->callback([options, faces, &context] {
+    options->settings.faces = *faces == "front" ? FaceMode::front_only
+                              : *faces == "back" ? FaceMode::back_only
+                                                 : FaceMode::both;
+    context.exit_code = run_cast(*options, context.out, context.err);
+  });
+}
+
+int run_cast(const CastOptions& options, std::ostream& out, std::ostream& err) {
+  try {
+    return run_cast_unguarded(options, out, err);
+  } catch (const std::bad_alloc&) {
+    err << "hitscan cast: out of memory\n";
+    return kExitFailure;
+  }
+}
+
+}  // namespace hitscan::tools
