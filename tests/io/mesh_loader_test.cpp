@@ -1,5 +1,6 @@
 #include "hitscan/io/mesh_loader.hpp"
 #include "support/scratch_directory.hpp"
+#include "support/file_contents.hpp"
 
 #include <gtest/gtest.h>
 
@@ -27,16 +28,8 @@ using Indices = TriangleMesh::Indices;
 const std::string kCgalDir = HITSCAN_CGAL_MESH_DIR;
 const std::string kAssimpDir = HITSCAN_ASSIMP_MODEL_DIR;
 
-void write_file(const std::string& path, const std::string& contents) {
-  std::ofstream out(path, std::ios::binary);
-  out << contents;
-  ASSERT_TRUE(out.good()) << path;
-}
-
-std::string read_file(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
-}
+using test::read_file;
+using test::write_file;
 
 TriangleMesh load_or_die(const std::string& path, const MeshLoadOptions& options = {},
                          MeshLoadReport* report = nullptr) {

@@ -26,6 +26,7 @@
 #include "tools/command.hpp"
 #include "tools/command_runner.hpp"
 #include "tools/normal_render.hpp"
+#include "support/file_contents.hpp"
 
 namespace hitscan::tools {
 namespace {
@@ -37,16 +38,8 @@ using test::run;
 using test::ScratchDirectory;
 using Row = std::array<double, 7>;  // t, prim, u, v, nx, ny, nz
 
-void write_file(const std::string& path, const std::string& contents) {
-  std::ofstream out(path, std::ios::binary);
-  out << contents;
-  ASSERT_TRUE(out.good()) << path;
-}
-
-std::string read_file(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
-}
+using test::read_file;
+using test::write_file;
 
 // The unit square in z = 0 as two triangles, both wound so that (v1 - v0) x (v2 - v0) = +z:
 // triangle 0 = (0,0,0) (1,0,0) (1,1,0), below the diagonal y = x; triangle 1 = (0,0,0) (1,1,0) (0,1,0).

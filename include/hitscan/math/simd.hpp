@@ -116,6 +116,8 @@ using Mask8 = ScalarMask<8>;
 }  // namespace hitscan::simd
 #endif
 
+#include "hitscan/math/simd/reduce.hpp"
+
 namespace hitscan::simd {
 
 /// Name of the instruction set the wrapper types compiled to: "scalar", "sse2", "sse4.1", "avx",

@@ -53,21 +53,6 @@ inline Float8 max(Float8 a, Float8 b) { return Float8(_mm256_max_ps(a.native, b.
 inline Float8 abs(Float8 a) { return Float8(_mm256_andnot_ps(_mm256_set1_ps(-0.0f), a.native)); }
 inline Float8 sqrt(Float8 a) { return Float8(_mm256_sqrt_ps(a.native)); }
 
-/// min(...min(min(a[0], a[1]), a[2])..., a[7]): left to right with the min rule.
-inline float reduce_min(Float8 a) {
-  float l[8];
-  a.store(l);
-  float r = l[0];
-  for (int i = 1; i < 8; ++i) r = r < l[i] ? r : l[i];
-  return r;
-}
 /// max(...max(max(a[0], a[1]), a[2])..., a[7]): left to right with the max rule.
-inline float reduce_max(Float8 a) {
-  float l[8];
-  a.store(l);
-  float r = l[0];
-  for (int i = 1; i < 8; ++i) r = r > l[i] ? r : l[i];
-  return r;
-}
 
 }  // namespace hitscan::simd

@@ -94,23 +94,7 @@ struct Float4Pair {
   friend Mask operator==(Float4Pair a, Float4Pair b) { return {a.lo == b.lo, a.hi == b.hi}; }
   friend Mask operator!=(Float4Pair a, Float4Pair b) { return {a.lo != b.lo, a.hi != b.hi}; }
 
-  /// min(...min(min(a[0], a[1]), a[2])..., a[7]): left to right with the min rule. The halves
-  /// cannot be reduced separately and combined, that would change which NaN lanes survive.
-  friend float reduce_min(Float4Pair a) {
-    float l[8];
-    a.store(l);
-    float r = l[0];
-    for (int i = 1; i < 8; ++i) r = r < l[i] ? r : l[i];
-    return r;
-  }
   /// max(...max(max(a[0], a[1]), a[2])..., a[7]): left to right with the max rule.
-  friend float reduce_max(Float4Pair a) {
-    float l[8];
-    a.store(l);
-    float r = l[0];
-    for (int i = 1; i < 8; ++i) r = r > l[i] ? r : l[i];
-    return r;
-  }
 };
 
 }  // namespace hitscan::simd

@@ -95,18 +95,7 @@ struct ScalarFloat {
   friend ScalarMask<N> operator==(ScalarFloat a, ScalarFloat b) { return test(a, b, [](float x, float y) { return x == y; }); }
   friend ScalarMask<N> operator!=(ScalarFloat a, ScalarFloat b) { return test(a, b, [](float x, float y) { return x != y; }); }
 
-  /// min(min(min(a[0], a[1]), a[2]), ...), folded left to right with the min rule above.
-  friend float reduce_min(ScalarFloat a) {
-    float r = a.lane[0];
-    for (int i = 1; i < N; ++i) r = r < a.lane[i] ? r : a.lane[i];
-    return r;
-  }
   /// max(max(max(a[0], a[1]), a[2]), ...), folded left to right with the max rule above.
-  friend float reduce_max(ScalarFloat a) {
-    float r = a.lane[0];
-    for (int i = 1; i < N; ++i) r = r > a.lane[i] ? r : a.lane[i];
-    return r;
-  }
 
  private:
   template <class Op>

@@ -105,21 +105,6 @@ inline bool any(Mask4 a) { return bits(a) != 0; }
 inline bool all(Mask4 a) { return bits(a) == 0xF; }
 inline bool none(Mask4 a) { return bits(a) == 0; }
 
-/// min(min(min(a[0], a[1]), a[2]), a[3]): left to right with the min rule.
-inline float reduce_min(Float4 a) {
-  float l[4];
-  a.store(l);
-  float r = l[0];
-  for (int i = 1; i < 4; ++i) r = r < l[i] ? r : l[i];
-  return r;
-}
 /// max(max(max(a[0], a[1]), a[2]), a[3]): left to right with the max rule.
-inline float reduce_max(Float4 a) {
-  float l[4];
-  a.store(l);
-  float r = l[0];
-  for (int i = 1; i < 4; ++i) r = r > l[i] ? r : l[i];
-  return r;
-}
 
 }  // namespace hitscan::simd
