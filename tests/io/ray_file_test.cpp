@@ -4,6 +4,7 @@
 
 #include "hitscan/io/ray_file.hpp"
 #include "support/scratch_directory.hpp"
+#include "support/file_contents.hpp"
 
 #include <gtest/gtest.h>
 
@@ -25,19 +26,8 @@ namespace fs = std::filesystem;
 
 using test::ScratchDirectory;
 
-void write_file(const std::string& path, const std::string& contents) {
-  // A new file rather than an old one truncated: ext4 flushes a truncated file to disk on close,
-  // which makes rewriting one file thousands of times slow.
-  std::filesystem::remove(path);
-  std::ofstream out(path, std::ios::binary);
-  out << contents;
-  ASSERT_TRUE(out.good()) << path;
-}
-
-std::string read_file(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
-}
+using test::read_file;
+using test::write_file;
 
 std::string little_endian(std::uint64_t bits, int bytes) {
   std::string out;
