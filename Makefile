@@ -41,6 +41,7 @@ bench:
 	cmake --build $(BUILD)/bench -j $(JOBS)
 	mkdir -p out
 	$(BUILD)/bench/bench/hitscan_bench --jsonl out/bench.jsonl
+	$(BUILD)/bench/bench/hitscan_mesh_bench --jsonl out/bench.jsonl
 
 clean:
 	rm -rf $(BUILD)

@@ -1,0 +1,63 @@
+#pragma once
+// The interface every backend of the mesh ray benchmark implements: hitscan's MeshBvh, Embree,
+// Bullet and brute force answer the same rays, a chunk at a time, into plain result arrays that
+// the cross-check compares ray by ray.
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <span>
+#include <string>
+
+#include "hitscan/geometry/ray.hpp"
+#include "hitscan/mesh/mesh_bvh.hpp"
+#include "hitscan/mesh/triangle_mesh.hpp"
+
+namespace hitscan::bench {
+
+/// The answers of a backend for a range of rays. Closest queries fill t (+inf on a miss) and
+/// triangle; any-hit queries fill hit (1 or 0).
+struct ResultSpan {
+  float* t = nullptr;
+  std::uint32_t* triangle = nullptr;
+  std::uint8_t* hit = nullptr;
+};
+
+class Backend {
+ public:
+  virtual ~Backend() = default;
+  /// The name written to the JSON lines ("hitscan", "embree_high", ...).
+  virtual const std::string& name() const = 0;
+  /// Closest hit of every ray, out.t[i] and out.triangle[i] for rays[i].
+  virtual void closest(std::span<const Rayf> rays, ResultSpan out) const = 0;
+  /// Whether each ray hits anything, out.hit[i] for rays[i].
+  virtual void any(std::span<const Rayf> rays, ResultSpan out) const = 0;
+  virtual bool has_any() const { return true; }
+  /// Bytes of the acceleration structure (not counting the mesh), 0 when unknown.
+  virtual std::size_t memory_bytes() const = 0;
+};
+
+struct BuildTiming {
+  std::unique_ptr<Backend> backend;  // the last of the timed builds, kept for tracing
+  double median_ms = 0;
+};
+
+/// MeshBvh::build over the mesh, `builds` times.
+BuildTiming build_hitscan(std::shared_ptr<const TriangleMesh> mesh, int builds);
+
+/// Embree 3 at build quality medium or high, on its own device limited to `threads` build threads
+/// (0: Embree's default, every hardware thread). The index buffer is shared with the mesh.
+BuildTiming build_embree(std::shared_ptr<const TriangleMesh> mesh, bool high_quality, int threads, int builds);
+
+/// The same Embree scene answering closest queries with rtcIntersect8 on consecutive groups of 8
+/// rays (the 2x4 pixel tiles of the coherent set), flagged coherent. `embree` must come from
+/// build_embree; the scene is shared.
+std::unique_ptr<Backend> embree_packet8(const Backend& embree, std::string name);
+
+/// btBvhTriangleMeshShape with quantized nodes; closest hits through performRaycast.
+BuildTiming build_bullet(std::shared_ptr<const TriangleMesh> mesh, int builds);
+
+/// Every ray against every usable triangle with the scalar watertight kernel.
+std::unique_ptr<Backend> make_brute_force(std::shared_ptr<const TriangleMesh> mesh);
+
+}  // namespace hitscan::bench

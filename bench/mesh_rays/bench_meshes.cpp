@@ -1,0 +1,88 @@
+#include "bench_meshes.hpp"
+
+#include <cmath>
+#include <cstdint>
+#include <stdexcept>
+#include <unordered_map>
+
+#include "hitscan/io/mesh_loader.hpp"
+
+namespace hitscan::bench {
+namespace {
+
+struct MeshSource {
+  const char* name;
+  const char* path;
+};
+
+const MeshSource kSources[] = {
+    {"armadillo", HITSCAN_BENCH_CGAL_MESH_DIR "/armadillo.off"},
+    {"bunny", HITSCAN_BENCH_CGAL_MESH_DIR "/bunny00.off"},
+    {"wuson", HITSCAN_BENCH_ASSIMP_MODEL_DIR "/STL/Wuson.stl"},
+    {"spider", HITSCAN_BENCH_ASSIMP_MODEL_DIR "/STL/Spider_binary.stl"},
+};
+
+constexpr int kNoisySphereLevels = 8;  // 20 * 4^8 = 1,310,720 triangles
+
+// Bumps at three scales, from a fifth of the radius down to about 15 triangles across.
+float bumpy_radius(Vec3f d) {
+  return 1.0f + 0.06f * std::sin(5.0f * d.x + 1.0f) * std::sin(6.0f * d.y + 2.0f) * std::sin(7.0f * d.z + 3.0f) +
+         0.02f * std::sin(23.0f * d.x) * std::sin(29.0f * d.y + 1.0f) * std::sin(31.0f * d.z + 2.0f) +
+         0.004f * std::sin(97.0f * d.x + 2.0f) * std::sin(101.0f * d.y) * std::sin(103.0f * d.z + 1.0f);
+}
+
+}  // namespace
+
+std::vector<std::string> bench_mesh_names() {
+  std::vector<std::string> names;
+  for (const MeshSource& source : kSources) names.emplace_back(source.name);
+  names.emplace_back("noisy_sphere");
+  return names;
+}
+
+TriangleMesh noisy_sphere(int levels) {
+  const float g = (1.0f + std::sqrt(5.0f)) / 2.0f;
+  std::vector<Vec3f> vertices = {{-1, g, 0},  {1, g, 0},  {-1, -g, 0}, {1, -g, 0}, {0, -1, g},  {0, 1, g},
+                                 {0, -1, -g}, {0, 1, -g}, {g, 0, -1},  {g, 0, 1},  {-g, 0, -1}, {-g, 0, 1}};
+  for (Vec3f& v : vertices) v = normalize(v);
+  std::vector<TriangleMesh::Indices> triangles = {{0, 11, 5}, {0, 5, 1},  {0, 1, 7},   {0, 7, 10}, {0, 10, 11},
+                                                  {1, 5, 9},  {5, 11, 4}, {11, 10, 2}, {10, 7, 6}, {7, 1, 8},
+                                                  {3, 9, 4},  {3, 4, 2},  {3, 2, 6},   {3, 6, 8},  {3, 8, 9},
+                                                  {4, 9, 5},  {2, 4, 11}, {6, 2, 10},  {8, 6, 7},  {9, 8, 1}};
+  for (int level = 0; level < levels; ++level) {
+    // Each edge's midpoint is made once and shared by the two triangles on it.
+    std::unordered_map<std::uint64_t, std::uint32_t> midpoints;
+    midpoints.reserve(triangles.size() * 3 / 2);
+    auto midpoint = [&](std::uint32_t a, std::uint32_t b) {
+      const std::uint64_t key = (std::uint64_t(std::min(a, b)) << 32) | std::max(a, b);
+      const auto [it, inserted] = midpoints.try_emplace(key, std::uint32_t(vertices.size()));
+      if (inserted) vertices.push_back(normalize(vertices[a] + vertices[b]));
+      return it->second;
+    };
+    std::vector<TriangleMesh::Indices> finer;
+    finer.reserve(triangles.size() * 4);
+    for (const auto& [a, b, c] : triangles) {
+      const std::uint32_t ab = midpoint(a, b), bc = midpoint(b, c), ca = midpoint(c, a);
+      finer.push_back({a, ab, ca});
+      finer.push_back({b, bc, ab});
+      finer.push_back({c, ca, bc});
+      finer.push_back({ab, bc, ca});
+    }
+    triangles = std::move(finer);
+  }
+  for (Vec3f& v : vertices) v = v * bumpy_radius(v);
+  return TriangleMesh::make(std::move(vertices), std::move(triangles)).value();
+}
+
+std::shared_ptr<const TriangleMesh> make_bench_mesh(const std::string& name) {
+  if (name == "noisy_sphere") return std::make_shared<const TriangleMesh>(noisy_sphere(kNoisySphereLevels));
+  for (const MeshSource& source : kSources) {
+    if (name != source.name) continue;
+    Result<TriangleMesh> mesh = io::load_mesh(source.path);
+    if (!mesh) throw std::runtime_error("cannot load " + std::string(source.path) + ": " + mesh.status().message());
+    return std::make_shared<const TriangleMesh>(std::move(mesh).value());
+  }
+  throw std::runtime_error("unknown mesh '" + name + "'");
+}
+
+}  // namespace hitscan::bench

@@ -1,0 +1,23 @@
+#pragma once
+// The meshes of the mesh ray benchmark: four real scans and models from Debian packages, and a
+// generated sphere of more than a million triangles.
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "hitscan/mesh/triangle_mesh.hpp"
+
+namespace hitscan::bench {
+
+/// armadillo, bunny (CGAL's demo data), wuson, spider (assimp's test models), noisy_sphere.
+std::vector<std::string> bench_mesh_names();
+
+/// Loads or generates the named mesh; throws std::runtime_error with the reason when it cannot.
+std::shared_ptr<const TriangleMesh> make_bench_mesh(const std::string& name);
+
+/// An icosahedron subdivided `levels` times (20 * 4^levels triangles), its vertices pushed onto a
+/// sphere with a deterministic bumpy radius: a closed, consistently wound surface.
+TriangleMesh noisy_sphere(int levels);
+
+}  // namespace hitscan::bench

@@ -1,0 +1,93 @@
+// Bullet as a reference: btBvhTriangleMeshShape (quantized AABB tree) over the mesh's own arrays,
+// closest hits through performRaycast. Bullet casts segments, so a ray becomes the segment from
+// origin to origin + tmax * dir and the hit fraction times tmax is its t.
+
+#include <BulletCollision/CollisionShapes/btBvhTriangleMeshShape.h>
+#include <BulletCollision/CollisionShapes/btOptimizedBvh.h>
+#include <BulletCollision/CollisionShapes/btTriangleIndexVertexArray.h>
+#include <BulletCollision/NarrowPhaseCollision/btRaycastCallback.h>
+
+#include <chrono>
+#include <vector>
+
+#include "backend.hpp"
+#include "statistics.hpp"
+
+namespace hitscan::bench {
+namespace {
+
+static_assert(sizeof(btScalar) == sizeof(float), "the benchmark links Bullet's single-precision build");
+
+class ClosestTriangle final : public btTriangleRaycastCallback {
+ public:
+  using btTriangleRaycastCallback::btTriangleRaycastCallback;
+  btScalar reportHit(const btVector3&, btScalar fraction, int, int triangle_index) override {
+    triangle = static_cast<std::uint32_t>(triangle_index);
+    return fraction;  // becomes m_hitFraction: only closer triangles are reported afterwards
+  }
+  std::uint32_t triangle = kNoTriangle;
+};
+
+// Bullet reads the vertices and indices in place; the shape must outlive nothing but this.
+struct BulletMesh {
+  std::shared_ptr<const TriangleMesh> mesh;
+  btTriangleIndexVertexArray arrays;
+  btBvhTriangleMeshShape shape;
+
+  explicit BulletMesh(std::shared_ptr<const TriangleMesh> m)
+      : mesh(std::move(m)),
+        arrays(static_cast<int>(mesh->triangle_count()),
+               const_cast<int*>(reinterpret_cast<const int*>(mesh->triangles().data())),
+               static_cast<int>(sizeof(TriangleMesh::Indices)), static_cast<int>(mesh->vertex_count()),
+               const_cast<btScalar*>(&mesh->positions().data()->x), static_cast<int>(sizeof(Vec3f))),
+        shape(&arrays, /*useQuantizedAabbCompression=*/true) {}
+};
+
+class BulletBackend final : public Backend {
+ public:
+  explicit BulletBackend(std::unique_ptr<BulletMesh> mesh) : mesh_(std::move(mesh)) {}
+
+  const std::string& name() const override { return name_; }
+  bool has_any() const override { return false; }
+  /// Bullet does not report its memory; the size of the serialised tree stands for it.
+  std::size_t memory_bytes() const override {
+    const btOptimizedBvh* bvh = mesh_->shape.getOptimizedBvh();
+    return bvh ? bvh->calculateSerializeBufferSize() : 0;
+  }
+
+  void closest(std::span<const Rayf> rays, ResultSpan out) const override {
+    for (std::size_t i = 0; i < rays.size(); ++i) {
+      const Rayf& r = rays[i];
+      const btVector3 from(r.origin.x, r.origin.y, r.origin.z);
+      const Vec3f end = r.origin + r.dir * r.tmax;
+      const btVector3 to(end.x, end.y, end.z);
+      ClosestTriangle callback(from, to);
+      mesh_->shape.performRaycast(&callback, from, to);
+      const bool hit = callback.triangle != kNoTriangle;
+      out.t[i] = hit ? callback.m_hitFraction * r.tmax : kInfinity<float>;
+      out.triangle[i] = callback.triangle;
+    }
+  }
+
+  void any(std::span<const Rayf>, ResultSpan) const override {}
+
+ private:
+  std::unique_ptr<BulletMesh> mesh_;
+  std::string name_ = "bullet";
+};
+
+}  // namespace
+
+BuildTiming build_bullet(std::shared_ptr<const TriangleMesh> mesh, int builds) {
+  std::vector<double> ms;
+  std::unique_ptr<BulletMesh> built;
+  for (int b = 0; b < builds; ++b) {
+    built.reset();
+    const auto start = std::chrono::steady_clock::now();
+    built = std::make_unique<BulletMesh>(mesh);
+    ms.push_back(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count());
+  }
+  return {std::make_unique<BulletBackend>(std::move(built)), median(ms)};
+}
+
+}  // namespace hitscan::bench

@@ -1,0 +1,70 @@
+#include "figures.hpp"
+
+#include <map>
+#include <set>
+#include <tuple>
+
+#include "hitscan/math/simd.hpp"
+
+namespace hitscan::bench {
+namespace {
+
+std::string json_string_or_null(const std::string& s) { return s.empty() ? "null" : "\"" + s + "\""; }
+
+std::string case_name(const Figure& f) {
+  return f.rays.empty() ? f.mesh + "/build" : f.mesh + "/" + f.rays + "/" + f.query;
+}
+
+}  // namespace
+
+void FigureLog::add(const Figure& f) {
+  figures_.push_back(f);
+  if (!out_) return;
+  std::fprintf(out_,
+               "{\"suite\":\"mesh_rays\",\"case\":\"%s\",\"mesh\":\"%s\",\"tris\":%zu,\"rays\":%s,\"query\":%s,"
+               "\"threads\":%d,\"backend\":\"%s\",\"metric\":\"%s\",\"value\":%.10g,\"ray_count\":%zu,"
+               "\"repetitions\":%d,\"simd\":\"%s\"}\n",
+               case_name(f).c_str(), f.mesh.c_str(), f.tris, json_string_or_null(f.rays).c_str(),
+               json_string_or_null(f.query).c_str(), f.threads, f.backend.c_str(), f.metric.c_str(), f.value,
+               f.ray_count, f.repetitions, HITSCAN_SIMD_ISA);
+  std::fflush(out_);
+}
+
+void FigureLog::print_ratio_table(int all_threads) const {
+  // (case, threads, backend, metric) -> value, and the cases in the order they were measured.
+  std::map<std::tuple<std::string, int, std::string, std::string>, double> value;
+  std::vector<std::string> cases;
+  std::set<std::string> seen;
+  for (const Figure& f : figures_) {
+    const std::string name = case_name(f);
+    value[std::make_tuple(name, f.threads, f.backend, f.metric)] = f.value;
+    if (seen.insert(name).second) cases.push_back(name);
+  }
+  auto get = [&](const std::string& c, int threads, const char* backend, const char* metric) {
+    const auto it = value.find(std::make_tuple(c, threads, std::string(backend), std::string(metric)));
+    return it == value.end() ? -1.0 : it->second;
+  };
+  std::printf("\nmesh_rays: hitscan / embree_high, same run (Mrays/s; ratio > 1: hitscan faster)\n");
+  std::printf("  %-32s %9s %9s %7s", "case", "hitscan", "emb_high", "1 thr");
+  if (all_threads > 1) std::printf(" | %9s %9s %4d thr", "hitscan", "emb_high", all_threads);
+  std::printf("\n");
+  for (const std::string& c : cases) {
+    const double h1 = get(c, 1, "hitscan", "mrays_per_s"), e1 = get(c, 1, "embree_high", "mrays_per_s");
+    if (h1 < 0 || e1 < 0) continue;
+    std::printf("  %-32s %9.2f %9.2f %6.2fx", c.c_str(), h1, e1, h1 / e1);
+    const double hn = get(c, all_threads, "hitscan", "mrays_per_s");
+    const double en = get(c, all_threads, "embree_high", "mrays_per_s");
+    if (all_threads > 1 && hn > 0 && en > 0) std::printf(" | %9.2f %9.2f %7.2fx", hn, en, hn / en);
+    std::printf("\n");
+  }
+  std::printf("  %-32s %9s %9s %7s | %9s %9s %7s\n", "build, 1 thread (ms | bytes/tri)", "hitscan", "emb_high", "ratio",
+              "hitscan", "emb_high", "ratio");
+  for (const std::string& c : cases) {
+    const double hb = get(c, 1, "hitscan", "build_ms"), eb = get(c, 1, "embree_high", "build_ms");
+    if (hb < 0 || eb < 0) continue;
+    const double hm = get(c, 1, "hitscan", "bytes_per_tri"), em = get(c, 1, "embree_high", "bytes_per_tri");
+    std::printf("  %-32s %9.1f %9.1f %6.2fx | %9.1f %9.1f %6.2fx\n", c.c_str(), hb, eb, hb / eb, hm, em, hm / em);
+  }
+}
+
+}  // namespace hitscan::bench

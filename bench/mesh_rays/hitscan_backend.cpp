@@ -1,0 +1,53 @@
+// hitscan's MeshBvh, the library under test.
+
+#include <chrono>
+#include <stdexcept>
+#include <vector>
+
+#include "backend.hpp"
+#include "statistics.hpp"
+
+namespace hitscan::bench {
+namespace {
+
+class HitscanBackend final : public Backend {
+ public:
+  explicit HitscanBackend(MeshBvh bvh) : bvh_(std::move(bvh)) {}
+
+  const std::string& name() const override { return name_; }
+  std::size_t memory_bytes() const override { return bvh_.memory_bytes(); }
+
+  void closest(std::span<const Rayf> rays, ResultSpan out) const override {
+    for (std::size_t i = 0; i < rays.size(); ++i) {
+      const MeshHit hit = bvh_.intersect(rays[i]);
+      out.t[i] = hit.t;
+      out.triangle[i] = hit.triangle;
+    }
+  }
+
+  void any(std::span<const Rayf> rays, ResultSpan out) const override {
+    for (std::size_t i = 0; i < rays.size(); ++i) out.hit[i] = bvh_.occluded(rays[i]) ? 1 : 0;
+  }
+
+ private:
+  MeshBvh bvh_;
+  std::string name_ = "hitscan";
+};
+
+}  // namespace
+
+BuildTiming build_hitscan(std::shared_ptr<const TriangleMesh> mesh, int builds) {
+  std::vector<double> ms;
+  std::unique_ptr<Backend> backend;
+  for (int b = 0; b < builds; ++b) {
+    backend.reset();
+    const auto start = std::chrono::steady_clock::now();
+    Result<MeshBvh> bvh = MeshBvh::build(mesh);
+    ms.push_back(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count());
+    if (!bvh) throw std::runtime_error("MeshBvh::build failed: " + bvh.status().message());
+    backend = std::make_unique<HitscanBackend>(std::move(bvh).value());
+  }
+  return {std::move(backend), median(ms)};
+}
+
+}  // namespace hitscan::bench

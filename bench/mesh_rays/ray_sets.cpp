@@ -1,0 +1,70 @@
+#include "ray_sets.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <random>
+
+namespace hitscan::bench {
+
+RaySet coherent_rays(const TriangleMesh& mesh, int width, int height) {
+  const Aabbf bounds = mesh.bounds();
+  const Vec3f center = bounds.center();
+  const float radius = 0.5f * length(bounds.extent());
+  // An oblique view, so that no mesh is seen exactly along an axis of its file's frame, from
+  // outside the bounding sphere (hence outside the box).
+  const Vec3f back = normalize(Vec3f{0.45f, 0.35f, 1.0f});
+  const float distance = 2.0f * radius;
+  const Vec3f eye = center + back * distance;
+  const Vec3f forward = -back;
+  const Vec3f right = normalize(cross(forward, Vec3f{0, 1, 0}));
+  const Vec3f up = cross(right, forward);
+  // The narrowest frustum of the image's aspect that holds every triangle: the mesh fills the frame.
+  float half_width = 0, half_height = 0;
+  for (const TriangleMesh::Indices& triangle : mesh.triangles()) {
+    for (const std::uint32_t corner : triangle) {
+      const Vec3f v = mesh.positions()[corner] - eye;
+      const float depth = dot(v, forward);
+      half_width = std::max(half_width, std::abs(dot(v, right)) / depth);
+      half_height = std::max(half_height, std::abs(dot(v, up)) / depth);
+    }
+  }
+  const float aspect = float(width) / float(height);
+  half_width = std::max(half_width, half_height * aspect);
+  half_height = half_width / aspect;
+  const float tmax = (distance + radius) * 1.001f;
+
+  RaySet set{"coherent", {}};
+  set.rays.reserve(std::size_t(width) * std::size_t(height));
+  for (int tile_y = 0; tile_y < height; tile_y += 2) {
+    for (int tile_x = 0; tile_x < width; tile_x += 4) {
+      for (int y = tile_y; y < tile_y + 2; ++y) {
+        for (int x = tile_x; x < tile_x + 4; ++x) {
+          const float sx = (2.0f * (float(x) + 0.5f) / float(width) - 1.0f) * half_width;
+          const float sy = (1.0f - 2.0f * (float(y) + 0.5f) / float(height)) * half_height;
+          set.rays.push_back({eye, normalize(forward + right * sx + up * sy), 0.0f, tmax});
+        }
+      }
+    }
+  }
+  return set;
+}
+
+RaySet incoherent_rays(const Aabbf& bounds, std::size_t count) {
+  std::mt19937 generator(20240611);
+  std::uniform_real_distribution<float> unit(0.0f, 1.0f);
+  const Vec3f size = bounds.extent();
+  const float tmax = length(size) * 1.001f;  // no point of the box is farther from another
+  RaySet set{"incoherent", {}};
+  set.rays.reserve(count);
+  for (std::size_t i = 0; i < count; ++i) {
+    const Vec3f origin = bounds.min + mul(size, Vec3f{unit(generator), unit(generator), unit(generator)});
+    // Uniform on the sphere: z uniform in [-1, 1], azimuth uniform (Archimedes' hat-box theorem).
+    const float z = 2.0f * unit(generator) - 1.0f;
+    const float azimuth = 2.0f * kPi<float> * unit(generator);
+    const float ring = std::sqrt(std::max(0.0f, 1.0f - z * z));
+    set.rays.push_back({origin, {ring * std::cos(azimuth), ring * std::sin(azimuth), z}, 0.0f, tmax});
+  }
+  return set;
+}
+
+}  // namespace hitscan::bench
