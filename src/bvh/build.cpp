@@ -2,7 +2,10 @@
 
 #include <algorithm>
 #include <array>
+#include <bit>
 #include <limits>
+
+#include "hitscan/math/simd.hpp"
 
 namespace hitscan::bvh {
 namespace {
@@ -11,9 +14,52 @@ namespace {
 // tree depth (and the fixed traversal stacks that rely on it) stays bounded for any input.
 constexpr int kMaxSahDepth = 40;
 
+// More bins than this buy no measurable quality, and the bins live on the stack of every split.
+constexpr std::uint32_t kMaxBins = 64;
+
+using simd::Float4;
+
+/// A box as two 4-wide registers (x, y, z, unused), so that growing one is two instructions.
+struct Box4 {
+  Float4 lo{kInfinity<float>};
+  Float4 hi{-kInfinity<float>};
+
+  void grow(const Box4& b) {
+    lo = min(lo, b.lo);
+    hi = max(hi, b.hi);
+  }
+  /// Half the surface area (the SAH only compares ratios); meaningful for a non-empty box.
+  float half_area() const {
+    float e[4];
+    (hi - lo).store(e);
+    return e[0] * e[1] + e[1] * e[2] + e[2] * e[0];
+  }
+  Aabbf to_aabb() const {
+    float l[4], h[4];
+    lo.store(l);
+    hi.store(h);
+    return {{l[0], l[1], l[2]}, {h[0], h[1], h[2]}};
+  }
+};
+
+/// A bin of the SAH sweep: plain floats, so that an array of them is not initialised on
+/// construction (each split clears only the bins it uses).
 struct Bin {
-  Aabbf bounds;
-  std::uint32_t count = 0;
+  alignas(16) float lo[4];
+  alignas(16) float hi[4];
+  std::uint32_t count;
+
+  void clear() {
+    Float4(kInfinity<float>).store(lo);
+    Float4(-kInfinity<float>).store(hi);
+    count = 0;
+  }
+  void add(const Box4& b) {
+    min(Float4::load(lo), b.lo).store(lo);
+    max(Float4::load(hi), b.hi).store(hi);
+    ++count;
+  }
+  Box4 bounds() const { return {Float4::load(lo), Float4::load(hi)}; }
 };
 
 struct Split {
@@ -32,17 +78,19 @@ class Builder {
   Builder(std::span<const Aabbf> bounds, const BuildSettings& settings, Executor* executor)
       : bounds_(bounds), settings_(settings), executor_(executor) {
     settings_.max_leaf_size = std::max<std::uint32_t>(1, settings_.max_leaf_size);
-    settings_.bin_count = std::clamp<std::uint32_t>(settings_.bin_count, 2, 256);
+    settings_.bin_count = std::clamp<std::uint32_t>(settings_.bin_count, 2, kMaxBins);
     settings_.leaf_block_size = std::max<std::uint32_t>(1, settings_.leaf_block_size);
   }
 
   BinaryBvh build() {
     BinaryBvh bvh;
+    boxes_.resize(bounds_.size());
     centers_.resize(bounds_.size());
     for (std::uint32_t i = 0; i < bounds_.size(); ++i) {
       const Aabbf& b = bounds_[i];
       if (!b.is_valid() || !is_finite(b.min) || !is_finite(b.max)) continue;
       bvh.primitive_order.push_back(i);
+      boxes_[i] = {Float4(b.min.x, b.min.y, b.min.z, 0.0f), Float4(b.max.x, b.max.y, b.max.z, 0.0f)};
       centers_[i] = b.center();
     }
     if (bvh.primitive_order.empty()) return bvh;
@@ -97,12 +145,17 @@ class Builder {
 
  private:
   void split_or_leaf(const Task& task, std::vector<BinaryNode>& nodes, std::vector<Task>& stack) {
-    std::vector<std::uint32_t>& order = *order_;
-    Aabbf node_bounds, center_bounds;
+    const std::vector<std::uint32_t>& order = *order_;
+    Box4 box, centroids;
     for (std::uint32_t i = task.begin; i < task.end; ++i) {
-      node_bounds.grow(bounds_[order[i]]);
-      center_bounds.grow(centers_[order[i]]);
+      const Box4& b = boxes_[order[i]];
+      box.grow(b);
+      const Float4 c = (b.lo + b.hi) * Float4(0.5f);
+      centroids.lo = min(centroids.lo, c);
+      centroids.hi = max(centroids.hi, c);
     }
+    const Aabbf node_bounds = box.to_aabb();
+    const Aabbf center_bounds = centroids.to_aabb();
     nodes[task.node].bounds = node_bounds;
     const std::uint32_t count = task.end - task.begin;
 
@@ -134,7 +187,10 @@ class Builder {
   }
 
   float blocks(std::uint32_t n) const {
-    return static_cast<float>((n + settings_.leaf_block_size - 1) / settings_.leaf_block_size);
+    const std::uint32_t size = settings_.leaf_block_size;
+    // The sweeps ask for this at every bin: a shift for the usual power-of-two block size.
+    if (std::has_single_bit(size)) return static_cast<float>((n + size - 1) >> std::countr_zero(size));
+    return static_cast<float>((n + size - 1) / size);
   }
 
   std::uint32_t bin_of(float c, float lo, float scale) const {
@@ -142,38 +198,53 @@ class Builder {
     return static_cast<std::uint32_t>(std::clamp<std::int64_t>(b, 0, settings_.bin_count - 1));
   }
 
+  // One pass over the primitives bins them on all three axes at once; then a sweep per axis.
   Split find_split(const Task& task, const Aabbf& node_bounds, const Aabbf& center_bounds) const {
     const std::uint32_t k = settings_.bin_count;
-    const float inv_area = 1.0f / std::max(node_bounds.surface_area(), std::numeric_limits<float>::min());
-    Split best;
-    std::array<Bin, 256> bins;
-    std::array<float, 256> right_cost;
+    const float inv_area = 1.0f / std::max(0.5f * node_bounds.surface_area(), std::numeric_limits<float>::min());
+    float lo[3], scale[3];
+    bool usable[3];
     for (int axis = 0; axis < 3; ++axis) {
-      const float lo = center_bounds.min[axis], extent = center_bounds.max[axis] - lo;
-      if (!(extent > 0.0f)) continue;
-      const float scale = static_cast<float>(k) / extent;
-      for (std::uint32_t b = 0; b < k; ++b) bins[b] = {};
-      for (std::uint32_t i = task.begin; i < task.end; ++i) {
-        const std::uint32_t p = (*order_)[i];
-        Bin& bin = bins[bin_of(centers_[p][axis], lo, scale)];
-        bin.bounds.grow(bounds_[p]);
-        ++bin.count;
+      lo[axis] = center_bounds.min[axis];
+      const float extent = center_bounds.max[axis] - lo[axis];
+      usable[axis] = extent > 0.0f;
+      scale[axis] = usable[axis] ? static_cast<float>(k) / extent : 0.0f;  // every centre in bin 0
+    }
+    Bin bins[3][kMaxBins];
+    for (auto& axis_bins : bins) {
+      for (std::uint32_t b = 0; b < k; ++b) axis_bins[b].clear();
+    }
+    const std::vector<std::uint32_t>& order = *order_;
+    for (std::uint32_t i = task.begin; i < task.end; ++i) {
+      const std::uint32_t p = order[i];
+      const Box4& b = boxes_[p];
+      const Vec3f& c = centers_[p];
+      const float centre[3] = {c.x, c.y, c.z};
+      for (int axis = 0; axis < 3; ++axis) {
+        bins[axis][bin_of(centre[axis], lo[axis], scale[axis])].add(b);
       }
+    }
+    Split best;
+    std::array<float, kMaxBins> right_cost;
+    for (int axis = 0; axis < 3; ++axis) {
+      if (!usable[axis]) continue;
+      const Bin* axis_bins = bins[axis];
       // Sweep from the right for the right-hand areas, then from the left.
-      Aabbf acc;
+      Box4 acc;
       std::uint32_t n = 0;
       for (std::uint32_t b = k - 1; b > 0; --b) {
-        acc.grow(bins[b].bounds);
-        n += bins[b].count;
-        right_cost[b] = n ? acc.surface_area() * blocks(n) : 0.0f;
+        acc.grow(axis_bins[b].bounds());
+        n += axis_bins[b].count;
+        right_cost[b] = n ? acc.half_area() * blocks(n) : 0.0f;
       }
       acc = {};
       n = 0;
       for (std::uint32_t b = 0; b + 1 < k; ++b) {
-        acc.grow(bins[b].bounds);
-        n += bins[b].count;
-        const float cost = settings_.traversal_cost + (acc.surface_area() * blocks(n) + right_cost[b + 1]) * inv_area;
-        if (n > 0 && n < task.end - task.begin && cost < best.cost) best = {axis, b, cost};
+        acc.grow(axis_bins[b].bounds());
+        n += axis_bins[b].count;
+        if (n == 0 || n == task.end - task.begin) continue;
+        const float cost = settings_.traversal_cost + (acc.half_area() * blocks(n) + right_cost[b + 1]) * inv_area;
+        if (cost < best.cost) best = {axis, b, cost};
       }
     }
     return best;
@@ -184,7 +255,11 @@ class Builder {
     const float lo = center_bounds.min[axis];
     const float scale = static_cast<float>(settings_.bin_count) / (center_bounds.max[axis] - lo);
     auto first = order_->begin() + task.begin, last = order_->begin() + task.end;
-    auto mid = std::stable_partition(first, last, [&](std::uint32_t p) { return bin_of(centers_[p][axis], lo, scale) <= split.bin; });
+    // In place and deterministic; the order within a side does not matter to the tree's quality.
+    auto mid = std::partition(first, last, [&](std::uint32_t p) {
+      const float c = axis == 0 ? centers_[p].x : (axis == 1 ? centers_[p].y : centers_[p].z);
+      return bin_of(c, lo, scale) <= split.bin;
+    });
     return static_cast<std::uint32_t>(mid - order_->begin());
   }
 
@@ -200,6 +275,7 @@ class Builder {
 
   std::span<const Aabbf> bounds_;
   BuildSettings settings_;
+  std::vector<Box4> boxes_;
   std::vector<Vec3f> centers_;
   std::vector<std::uint32_t>* order_ = nullptr;
   Executor* executor_ = nullptr;

@@ -40,14 +40,17 @@ WatertightRay<T> WatertightRay<T>::from_ray(const Ray<T>& ray) {
   r.origin = ray.origin;
   r.tmin = ray.tmin;
   r.tmax = ray.tmax;
+  // Arrays and selects rather than branches: the axes of random rays are unpredictable.
+  const T d[3] = {ray.dir.x, ray.dir.y, ray.dir.z};
   r.kz = max_dimension(ray.dir);
-  r.kx = (r.kz + 1) % 3;
-  r.ky = (r.kx + 1) % 3;
+  const int next = r.kz == 2 ? 0 : r.kz + 1, after = next == 2 ? 0 : next + 1;
   // Keep the triangle's winding in the sheared frame when the main axis points backwards.
-  if (ray.dir[r.kz] < T(0)) std::swap(r.kx, r.ky);
-  r.shear_x = ray.dir[r.kx] / ray.dir[r.kz];
-  r.shear_y = ray.dir[r.ky] / ray.dir[r.kz];
-  r.shear_z = T(1) / ray.dir[r.kz];
+  const bool backwards = d[r.kz] < T(0);
+  r.kx = backwards ? after : next;
+  r.ky = backwards ? next : after;
+  r.shear_x = d[r.kx] / d[r.kz];
+  r.shear_y = d[r.ky] / d[r.kz];
+  r.shear_z = T(1) / d[r.kz];
   return r;
 }
 
@@ -141,42 +144,11 @@ RayHit<T> ray_vs_triangle_moller_trumbore(const Triangle<T>& tri, const Ray<T>& 
   return hit;
 }
 
-template <class F>
-PackHit<F> ray_vs_triangles(const TrianglePack<F>& pack, const WatertightRay<float>& ray, const Vec3<float>& dir) {
-  PackHit<F> out;
-  out.t = F(kInfinity<float>);
-  if (!ray.valid) return out;
-  const F o[3] = {F(ray.origin.x), F(ray.origin.y), F(ray.origin.z)};
-  const F a[3] = {pack.v0_x - o[0], pack.v0_y - o[1], pack.v0_z - o[2]};
-  const F b[3] = {pack.v1_x - o[0], pack.v1_y - o[1], pack.v1_z - o[2]};
-  const F c[3] = {pack.v2_x - o[0], pack.v2_y - o[1], pack.v2_z - o[2]};
-  const F sx(ray.shear_x), sy(ray.shear_y), sz(ray.shear_z);
-  const int kx = ray.kx, ky = ray.ky, kz = ray.kz;
-  const F ax = a[kx] - sx * a[kz], ay = a[ky] - sy * a[kz];
-  const F bx = b[kx] - sx * b[kz], by = b[ky] - sy * b[kz];
-  const F cx = c[kx] - sx * c[kz], cy = c[ky] - sy * c[kz];
-  const F u = cx * by - cy * bx;
-  const F v = ax * cy - ay * cx;
-  const F w = bx * ay - by * ax;
-  const F zero(0.0f);
-  const auto outside = ((u < zero) | (v < zero) | (w < zero)) & ((u > zero) | (v > zero) | (w > zero));
-  const F det = u + v + w;
-  const F inv_det = F(1.0f) / det;
-  const F t = (u * (sz * a[kz]) + v * (sz * b[kz]) + w * (sz * c[kz])) * inv_det;
-  const auto on_edge = (u == zero) | (v == zero) | (w == zero);
-  const auto accepted = andnot((det != zero) & (abs(det) < F(kInfinity<float>)) & (t >= F(ray.tmin)) &
-                                   (t <= F(ray.tmax)) & (t < F(kInfinity<float>)),
-                               outside);
-  out.hit = andnot(accepted, on_edge);
-  out.t = select(out.hit, t, F(kInfinity<float>));
-  out.u = v * inv_det;
-  out.v = w * inv_det;
-  out.back_face = det < zero;
+namespace detail {
 
-  // A lane with an edge function of exactly zero needs the double retry and the ownership
-  // rule: hand it to the scalar kernel (rare: the ray passes exactly through an edge's line).
-  int rare = bits(on_edge & ~outside);
-  if (rare == 0) return out;
+template <class F>
+void finish_edge_lanes(const TrianglePack<F>& pack, const WatertightRay<float>& ray, const Vec3<float>& dir, int rare,
+                       PackHit<F>& out) {
   constexpr int W = F::width;
   float lanes[9][W], t_lanes[W], u_lanes[W], v_lanes[W];
   const F* fields[9] = {&pack.v0_x, &pack.v0_y, &pack.v0_z, &pack.v1_x, &pack.v1_y,
@@ -204,13 +176,15 @@ PackHit<F> ray_vs_triangles(const TrianglePack<F>& pack, const WatertightRay<flo
   out.t = F::load(t_lanes);
   out.u = F::load(u_lanes);
   out.v = F::load(v_lanes);
-  return out;
 }
 
-template PackHit<simd::Float4> ray_vs_triangles(const TrianglePack<simd::Float4>&, const WatertightRay<float>&,
-                                                const Vec3<float>&);
-template PackHit<simd::Float8> ray_vs_triangles(const TrianglePack<simd::Float8>&, const WatertightRay<float>&,
-                                                const Vec3<float>&);
+
+}  // namespace detail
+
+template void detail::finish_edge_lanes(const TrianglePack<simd::Float4>&, const WatertightRay<float>&,
+                                        const Vec3<float>&, int, PackHit<simd::Float4>&);
+template void detail::finish_edge_lanes(const TrianglePack<simd::Float8>&, const WatertightRay<float>&,
+                                        const Vec3<float>&, int, PackHit<simd::Float8>&);
 template struct WatertightRay<float>;
 template struct WatertightRay<double>;
 template RayHit<float> ray_vs_triangle(const Triangle<float>&, const Ray<float>&);

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <array>
 #include <bit>
+#include <iterator>
+#include <limits>
 #include <string>
 
 #include "hitscan/bvh/traverse.hpp"
@@ -12,18 +14,28 @@ namespace hitscan {
 
 using TrianglePack4 = TrianglePack<simd::Float4>;
 
+/// Four leaf triangles and their indices in the mesh, side by side so that a hit is completed
+/// from the cache lines the leaf test has just read, never from the mesh's arrays.
+struct LeafPack {
+  /// Padding lanes are NaN (never hit).
+  TrianglePack4 triangles;
+  /// The mesh's triangle index of every lane (kNoTriangle for padding).
+  std::array<std::uint32_t, 4> ids;
+};
+
 struct MeshBvh::Data {
   std::vector<bvh::WideNode> nodes;
-  /// Leaf triangles, 4 to a pack, in leaf order; padding lanes are degenerate (never hit).
-  std::vector<TrianglePack4> packs;
-  /// The mesh's triangle index of every pack lane (kNoTriangle for padding).
-  std::vector<std::array<std::uint32_t, 4>> ids;
+  /// Leaf packs in leaf order.
+  std::vector<LeafPack> packs;
 };
 
 namespace {
 
-TrianglePack4 make_pack(const TriangleMesh& mesh, const std::array<std::uint32_t, 4>& ids) {
-  float lanes[9][4] = {};
+LeafPack make_pack(const TriangleMesh& mesh, const std::array<std::uint32_t, 4>& ids) {
+  // Padding lanes are NaN rather than zero: a zero triangle has edge functions of exactly zero,
+  // which would send every padded pack down the rare scalar path; NaN is outside and never hit.
+  float lanes[9][4];
+  for (auto& field : lanes) std::fill(std::begin(field), std::end(field), std::numeric_limits<float>::quiet_NaN());
   for (int lane = 0; lane < 4; ++lane) {
     if (ids[lane] == kNoTriangle) continue;
     const Trianglef t = mesh.triangle(ids[lane]);
@@ -33,8 +45,18 @@ TrianglePack4 make_pack(const TriangleMesh& mesh, const std::array<std::uint32_t
     }
   }
   using F = simd::Float4;
-  return {F::load(lanes[0]), F::load(lanes[1]), F::load(lanes[2]), F::load(lanes[3]), F::load(lanes[4]),
-          F::load(lanes[5]), F::load(lanes[6]), F::load(lanes[7]), F::load(lanes[8])};
+  return {{F::load(lanes[0]), F::load(lanes[1]), F::load(lanes[2]), F::load(lanes[3]), F::load(lanes[4]),
+           F::load(lanes[5]), F::load(lanes[6]), F::load(lanes[7]), F::load(lanes[8])},
+          ids};
+}
+
+// The unit normal (v1 - v0) x (v2 - v0) of one lane: the same floats as the mesh's triangle, so
+// the same bits as computing it from the mesh.
+Vec3f lane_normal(const TrianglePack4& pack, int lane) {
+  const Vec3f v0{pack.v0_x[lane], pack.v0_y[lane], pack.v0_z[lane]};
+  const Vec3f v1{pack.v1_x[lane], pack.v1_y[lane], pack.v1_z[lane]};
+  const Vec3f v2{pack.v2_x[lane], pack.v2_y[lane], pack.v2_z[lane]};
+  return normalize(cross(v1 - v0, v2 - v0));
 }
 
 // Lanes whose facing the query accepts.
@@ -74,7 +96,6 @@ Result<MeshBvh> MeshBvh::build(std::shared_ptr<const TriangleMesh> mesh, const b
         ids[lane] = k + lane < count ? binary.primitive_order[first + k + lane] : kNoTriangle;
       }
       data->packs.push_back(make_pack(*mesh, ids));
-      data->ids.push_back(ids);
     }
     return std::pair{first_pack, static_cast<std::uint32_t>(data->packs.size()) - first_pack};
   };
@@ -86,24 +107,26 @@ Result<MeshBvh> MeshBvh::build(std::shared_ptr<const TriangleMesh> mesh, const b
 }
 
 MeshHit MeshBvh::intersect(const Rayf& ray, FaceMode faces) const {
-  if (!data_ || !is_valid(ray)) return {};
   WatertightRay<float> prepared = WatertightRay<float>::from_ray(ray);
+  if (!data_ || !prepared.valid) return {};
   float tmax = ray.tmax;
-  std::uint32_t best_triangle = kNoTriangle;
+  std::uint32_t best_pack = 0;
+  int best_lane = -1;
   float best_u = 0, best_v = 0;
   bool best_back = false;
   const Data& d = *data_;
   bvh::traverse<true>(d.nodes, ray, tmax, [&](std::uint32_t first, std::uint32_t count, float& t_limit) {
     for (std::uint32_t p = first; p < first + count; ++p) {
       prepared.tmax = t_limit;
-      const PackHit<simd::Float4> h = ray_vs_triangles(d.packs[p], prepared, ray.dir);
+      const PackHit<simd::Float4> h = ray_vs_triangles(d.packs[p].triangles, prepared, ray.dir);
       int lanes = bits(h.hit) & accepted_faces(h, faces);
       for (; lanes != 0; lanes &= lanes - 1) {
         const int lane = std::countr_zero(static_cast<unsigned>(lanes));
         const float t = h.t[lane];
-        if (t < t_limit || (t == t_limit && best_triangle == kNoTriangle)) {
+        if (t < t_limit || (t == t_limit && best_lane < 0)) {
           t_limit = t;
-          best_triangle = d.ids[p][lane];
+          best_pack = p;
+          best_lane = lane;
           best_u = h.u[lane];
           best_v = h.v[lane];
           best_back = ((bits(h.back_face) >> lane) & 1) != 0;
@@ -112,11 +135,13 @@ MeshHit MeshBvh::intersect(const Rayf& ray, FaceMode faces) const {
     }
     return false;
   });
-  if (best_triangle == kNoTriangle) return {};
-  return complete_hit(ray, tmax, best_triangle, best_u, best_v, best_back);
+  if (best_lane < 0) return {};
+  return complete_hit(ray, tmax, best_pack, best_lane, best_u, best_v, best_back);
 }
 
-MeshHit MeshBvh::complete_hit(const Rayf& ray, float t, std::uint32_t triangle, float u, float v, bool back) const {
+MeshHit MeshBvh::complete_hit(const Rayf& ray, float t, std::uint32_t pack, int lane, float u, float v, bool back) const {
+  const LeafPack& leaf = data_->packs[pack];
+  const std::uint32_t triangle = leaf.ids[lane];
   MeshHit result;
   result.hit = true;
   result.t = t;
@@ -125,8 +150,7 @@ MeshHit MeshBvh::complete_hit(const Rayf& ray, float t, std::uint32_t triangle, 
   result.v = v;
   result.back_face = back;
   result.point = ray.at(t);
-  const Trianglef tri = mesh_->triangle(triangle);
-  result.normal = normalize(cross(tri.v1 - tri.v0, tri.v2 - tri.v0));
+  result.normal = lane_normal(leaf.triangles, lane);
   result.shading_normal = result.normal;
   if (!mesh_->normals().empty()) {
     const auto& idx = mesh_->triangles()[triangle];
@@ -138,14 +162,14 @@ MeshHit MeshBvh::complete_hit(const Rayf& ray, float t, std::uint32_t triangle, 
 }
 
 bool MeshBvh::occluded(const Rayf& ray, FaceMode faces) const {
-  if (!data_ || !is_valid(ray)) return false;
-  WatertightRay<float> prepared = WatertightRay<float>::from_ray(ray);
+  const WatertightRay<float> prepared = WatertightRay<float>::from_ray(ray);
+  if (!data_ || !prepared.valid) return false;
   float tmax = ray.tmax;
   bool found = false;
   const Data& d = *data_;
   bvh::traverse<false>(d.nodes, ray, tmax, [&](std::uint32_t first, std::uint32_t count, float&) {
     for (std::uint32_t p = first; p < first + count; ++p) {
-      const PackHit<simd::Float4> h = ray_vs_triangles(d.packs[p], prepared, ray.dir);
+      const PackHit<simd::Float4> h = ray_vs_triangles(d.packs[p].triangles, prepared, ray.dir);
       if ((bits(h.hit) & accepted_faces(h, faces)) != 0) return found = true;
     }
     return false;
@@ -155,16 +179,16 @@ bool MeshBvh::occluded(const Rayf& ray, FaceMode faces) const {
 
 std::size_t MeshBvh::intersect_all(const Rayf& ray, std::vector<MeshHit>& out, FaceMode faces) const {
   out.clear();
-  if (!data_ || !is_valid(ray)) return 0;
   const WatertightRay<float> prepared = WatertightRay<float>::from_ray(ray);
+  if (!data_ || !prepared.valid) return 0;
   float tmax = ray.tmax;  // never lowered: every hit counts
   const Data& d = *data_;
   bvh::traverse<false>(d.nodes, ray, tmax, [&](std::uint32_t first, std::uint32_t count, float&) {
     for (std::uint32_t p = first; p < first + count; ++p) {
-      const PackHit<simd::Float4> h = ray_vs_triangles(d.packs[p], prepared, ray.dir);
+      const PackHit<simd::Float4> h = ray_vs_triangles(d.packs[p].triangles, prepared, ray.dir);
       for (int lanes = bits(h.hit) & accepted_faces(h, faces); lanes != 0; lanes &= lanes - 1) {
         const int lane = std::countr_zero(static_cast<unsigned>(lanes));
-        out.push_back(complete_hit(ray, h.t[lane], d.ids[p][lane], h.u[lane], h.v[lane],
+        out.push_back(complete_hit(ray, h.t[lane], p, lane, h.u[lane], h.v[lane],
                                    ((bits(h.back_face) >> lane) & 1) != 0));
       }
     }
@@ -219,8 +243,8 @@ Status MeshBvh::refit() {
   const TriangleMesh& mesh = *mesh_;
   // Triangles left out at build time must still be unusable: the tree has no place for them.
   std::vector<std::uint8_t> in_tree(mesh.triangle_count(), 0);
-  for (const auto& ids : d.ids) {
-    for (std::uint32_t id : ids) {
+  for (const LeafPack& pack : d.packs) {
+    for (std::uint32_t id : pack.ids) {
       if (id != kNoTriangle) in_tree[id] = 1;
     }
   }
@@ -231,7 +255,7 @@ Status MeshBvh::refit() {
                                                 " was degenerate at build time and now has area; rebuild the tree"};
     }
   }
-  for (std::size_t p = 0; p < d.packs.size(); ++p) d.packs[p] = make_pack(mesh, d.ids[p]);
+  for (LeafPack& pack : d.packs) pack = make_pack(mesh, pack.ids);
   // Children come after their parent in the depth-first layout, so a reverse sweep sees every
   // child node's boxes before its parent needs their union.
   std::vector<Aabbf> node_bounds(d.nodes.size());
@@ -247,7 +271,7 @@ Status MeshBvh::refit() {
         b = node_bounds[node.child[i]];
       } else {
         for (std::uint32_t p = node.child[i]; p < node.child[i] + node.count[i]; ++p) {
-          for (std::uint32_t id : d.ids[p]) {
+          for (std::uint32_t id : d.packs[p].ids) {
             if (id == kNoTriangle) continue;
             const Trianglef t = mesh.triangle(id);
             b.grow(t.v0), b.grow(t.v1), b.grow(t.v2);
@@ -283,8 +307,7 @@ bool MeshInstance::occluded(const Rayf& ray, FaceMode faces) const {
 
 std::size_t MeshBvh::memory_bytes() const {
   if (!data_) return 0;
-  return data_->nodes.size() * sizeof(bvh::WideNode) + data_->packs.size() * sizeof(TrianglePack4) +
-         data_->ids.size() * sizeof(data_->ids[0]);
+  return data_->nodes.size() * sizeof(bvh::WideNode) + data_->packs.size() * sizeof(LeafPack);
 }
 
 std::size_t MeshBvh::node_count() const { return data_ ? data_->nodes.size() : 0; }

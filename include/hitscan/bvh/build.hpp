@@ -15,7 +15,7 @@ namespace hitscan::bvh {
 struct BuildSettings {
   /// Largest leaf; a node with more primitives is always split.
   std::uint32_t max_leaf_size = 4;
-  /// Number of bins per axis for the SAH sweep.
+  /// Number of bins per axis for the SAH sweep (2 to 64).
   std::uint32_t bin_count = 16;
   /// Cost of visiting a node relative to testing one block of primitives.
   float traversal_cost = 1.0f;

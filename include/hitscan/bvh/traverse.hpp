@@ -2,28 +2,65 @@
 /// Ray traversal of the 8-wide BVH, templated on what a leaf does with the ray.
 
 #include <bit>
+#include <cmath>
+#include <cstddef>
 
 #include "hitscan/bvh/wide_bvh.hpp"
 
 namespace hitscan::bvh {
 
-/// The slab test of one ray against the 8 boxes of a node, made conservative in the manner of
-/// Ize ("Robust BVH Ray Traversal", JCGT 2013) and pbrt: every far distance is enlarged by
-/// 2 gamma(3), the bound on the rounding of (side - origin) * inv_dir, so that a ray grazing a box
-/// face, which the watertight triangle test would hit, is never culled by the box.
-inline PackHit<simd::Float8> ray_vs_node(const WideNode& node, const RayInverse<float>& ray) {
+/// A ray prepared for the node test: per axis, the offsets of the near and far planes inside a
+/// node's AabbPack (so no per-node branch on the direction's sign), 1/dir for the near planes,
+/// and 1/dir enlarged by 1 + 2 gamma(3) for the far planes.
+///
+/// Conservative in the manner of Ize ("Robust BVH Ray Traversal", JCGT 2013) and pbrt: a far
+/// distance (side - origin) * inv_dir is rounded at most three times, and the enlargement makes it
+/// at least the exact distance, so a ray grazing a box face, which the watertight triangle test
+/// would hit, is never culled by the box. Folding the enlargement into inv_far keeps the count of
+/// roundings the same as multiplying every far distance by it.
+struct NodeRay {
+  simd::Float8 origin[3];
+  simd::Float8 inv_near[3];
+  simd::Float8 inv_far[3];
+  std::size_t near_offset[3];
+  std::size_t far_offset[3];
+  float tmin;
+
+  /// Expects a valid ray (is_valid); a zero direction component gives an infinite inverse of the
+  /// zero's sign, by design.
+  static NodeRay from_ray(const Rayf& ray) {
+    constexpr float kGamma3 = 3.0f * (kEpsilon<float> * 0.5f) / (1.0f - 3.0f * (kEpsilon<float> * 0.5f));
+    NodeRay r;
+    constexpr std::size_t kAxis = sizeof(simd::Float8);  // min_x, min_y, min_z, max_x, ...
+    for (int i = 0; i < 3; ++i) {
+      const float origin = i == 0 ? ray.origin.x : (i == 1 ? ray.origin.y : ray.origin.z);
+      const float dir = i == 0 ? ray.dir.x : (i == 1 ? ray.dir.y : ray.dir.z);
+      const float inv = 1.0f / dir;
+      r.origin[i] = simd::Float8(origin);
+      r.inv_near[i] = simd::Float8(inv);
+      r.inv_far[i] = simd::Float8(inv * (1.0f + 2.0f * kGamma3));
+      const std::size_t min_offset = i * kAxis, max_offset = (3 + i) * kAxis;
+      const bool negative = std::signbit(dir);  // -0 included: max is then the near side
+      r.near_offset[i] = negative ? max_offset : min_offset;
+      r.far_offset[i] = negative ? min_offset : max_offset;
+    }
+    r.tmin = ray.tmin;
+    return r;
+  }
+};
+
+/// The slab test of one ray against the 8 boxes of a node, over [ray.tmin, tmax]. Returns the
+/// lanes hit, with t the entry distance. A NaN from 0 * inf (origin on a face of a parallel slab)
+/// is dropped by the operand order of max/min, so the ray counts as inside that slab.
+inline PackHit<simd::Float8> ray_vs_node(const WideNode& node, const NodeRay& ray, float tmax) {
   using F = simd::Float8;
-  constexpr float kGamma3 = 3.0f * (kEpsilon<float> * 0.5f) / (1.0f - 3.0f * (kEpsilon<float> * 0.5f));
-  const F far_scale(1.0f + 2.0f * kGamma3);
-  const F* mins[3] = {&node.bounds.min_x, &node.bounds.min_y, &node.bounds.min_z};
-  const F* maxs[3] = {&node.bounds.max_x, &node.bounds.max_y, &node.bounds.max_z};
-  F t0(ray.tmin), t1(ray.tmax);
+  const auto* planes = reinterpret_cast<const char*>(&node.bounds);
+  F t0(ray.tmin), t1(tmax);
   for (int i = 0; i < 3; ++i) {
-    const F o(ray.origin[i]), inv(ray.inv_dir[i]);
-    const F tn = ((ray.sign[i] ? *maxs[i] : *mins[i]) - o) * inv;
-    const F tf = ((ray.sign[i] ? *mins[i] : *maxs[i]) - o) * inv * far_scale;
-    t0 = max(tn, t0);  // NaN (origin on a face of a parallel slab) keeps t0: see ray_vs_aabbs
-    t1 = min(tf, t1);
+    const F near = *reinterpret_cast<const F*>(planes + ray.near_offset[i]);
+    const F far = *reinterpret_cast<const F*>(planes + ray.far_offset[i]);
+    t0 = max((near - ray.origin[i]) * ray.inv_near[i], t0);
+    t1 = min((far - ray.origin[i]) * ray.inv_far[i], t1);
   }
   PackHit<F> out;
   out.hit = t0 <= t1;
@@ -31,48 +68,80 @@ inline PackHit<simd::Float8> ray_vs_node(const WideNode& node, const RayInverse<
   return out;
 }
 
-/// Walks the tree front to back. `leaf(first, count, tmax)` tests the leaf items and lowers tmax
-/// to the nearest hit it finds; it returns true to stop the walk (an any-hit query). Children are
-/// visited nearest entry first, and a subtree whose entry lies beyond the current tmax is skipped.
+/// Asks for a node's cache lines ahead of its visit: a sibling waiting on the stack is often
+/// visited next, and its lines then arrive while the current subtree is walked.
+inline void prefetch_node(const WideNode& node) {
+  const auto* line = reinterpret_cast<const char*>(&node);
+  for (std::size_t offset = 0; offset < sizeof(WideNode); offset += 64) __builtin_prefetch(line + offset);
+}
+
+/// Walks the tree. `leaf(first, count, tmax)` tests the leaf items and lowers tmax to the nearest
+/// hit it finds; it returns true to stop the walk (an any-hit query). With kSortChildren the
+/// children are visited nearest entry first (closest-hit queries); without, in node order (any-hit
+/// queries, where sorting costs more than it saves). A subtree whose entry lies beyond the current
+/// tmax is skipped, and a node with a single child hit descends into it without a trip through
+/// the stack. Expects a valid ray (is_valid), which the caller has checked once for all its
+/// preparations.
 template <bool kSortChildren, class Leaf>
 void traverse(const std::vector<WideNode>& nodes, const Rayf& ray, float& tmax, Leaf&& leaf) {
-  if (nodes.empty() || !is_valid(ray)) return;
-  RayInverse<float> inverse = RayInverse<float>::from_ray(ray);
+  if (nodes.empty()) return;
+  const NodeRay node_ray = NodeRay::from_ray(ray);
   struct Entry {
     std::uint32_t child, count;
     float t;
   };
   Entry stack[kTraversalStackSize];
   int top = 0;
-  stack[top++] = {0, 0, ray.tmin};
-  while (top > 0) {
-    const Entry entry = stack[--top];
-    if (entry.t > tmax) continue;
-    if (entry.count != 0) {
-      if (leaf(entry.child, entry.count, tmax)) return;
-      continue;
-    }
-    const WideNode& node = nodes[entry.child];
-    inverse.tmax = tmax;
-    const PackHit<simd::Float8> boxes = ray_vs_node(node, inverse);
-    unsigned mask = static_cast<unsigned>(bits(boxes.hit));
-    if (mask == 0) continue;
-    float t[kWideWidth];
-    boxes.t.store(t);
-    const int base = top;
-    for (; mask != 0; mask &= mask - 1) {
-      const int i = std::countr_zero(mask);
-      Entry e{node.child[i], node.count[i], t[i]};
-      int k = top++;
-      if constexpr (kSortChildren) {
-        // Insertion by descending t, so that the nearest child is popped first.
-        while (k > base && stack[k - 1].t < e.t) {
-          stack[k] = stack[k - 1];
-          --k;
+  Entry current{0, 0, ray.tmin};
+  for (;;) {
+    if (current.count != 0) {
+      if (leaf(current.child, current.count, tmax)) return;
+    } else {
+      const WideNode& node = nodes[current.child];
+      const PackHit<simd::Float8> boxes = ray_vs_node(node, node_ray, tmax);
+      unsigned mask = static_cast<unsigned>(bits(boxes.hit));
+      if (mask != 0) {
+        const int first = std::countr_zero(mask);
+        mask &= mask - 1;
+        if (mask == 0) {
+          current = {node.child[first], node.count[first], 0.0f};
+          continue;
+        }
+        alignas(32) float t[kWideWidth];
+        boxes.t.store(t);
+        if constexpr (kSortChildren) {
+          if ((mask & (mask - 1)) == 0) {
+            // Two children, the most common case after one: the nearer is next, the farther waits.
+            const int second = std::countr_zero(mask);
+            const bool swap = t[second] < t[first];
+            const int near = swap ? second : first, far = swap ? first : second;
+            stack[top++] = {node.child[far], node.count[far], t[far]};
+            if (node.count[far] == 0) prefetch_node(nodes[node.child[far]]);
+            current = {node.child[near], node.count[near], t[near]};
+            continue;
+          }
+        }
+        const int base = top;
+        for (mask |= 1u << first; mask != 0; mask &= mask - 1) {
+          const int i = std::countr_zero(mask);
+          const Entry e{node.child[i], node.count[i], t[i]};
+          if (e.count == 0) prefetch_node(nodes[e.child]);
+          int k = top++;
+          if constexpr (kSortChildren) {
+            // Insertion by descending t, so that the nearest child is popped first.
+            while (k > base && stack[k - 1].t < e.t) {
+              stack[k] = stack[k - 1];
+              --k;
+            }
+          }
+          stack[k] = e;
         }
       }
-      stack[k] = e;
     }
+    do {
+      if (top == 0) return;
+      current = stack[--top];
+    } while (current.t > tmax);
   }
 }
 

@@ -4,6 +4,7 @@
 #include "hitscan/geometry/ray.hpp"
 #include "hitscan/geometry/ray_pack.hpp"
 #include "hitscan/geometry/shapes.hpp"
+#include "hitscan/math/simd.hpp"
 
 namespace hitscan {
 
@@ -56,5 +57,56 @@ struct TrianglePack {
 /// edge function is exactly zero are rare and are finished by the scalar kernel.
 template <class F>
 PackHit<F> ray_vs_triangles(const TrianglePack<F>& pack, const WatertightRay<float>& ray, const Vec3<float>& dir);
+
+namespace detail {
+/// The lanes of `rare` (edge function exactly zero) redone by the scalar kernel.
+template <class F>
+void finish_edge_lanes(const TrianglePack<F>& pack, const WatertightRay<float>& ray, const Vec3<float>& dir, int rare,
+                       PackHit<F>& out);
+}  // namespace detail
+
+// Defined here so that a traversal inlines it and keeps the lanes in registers.
+template <class F>
+inline PackHit<F> ray_vs_triangles(const TrianglePack<F>& pack, const WatertightRay<float>& ray, const Vec3<float>& dir) {
+  PackHit<F> out;
+  out.t = F(kInfinity<float>);
+  if (!ray.valid) return out;
+  // The coordinates along kx, ky, kz are loaded straight from the pack at per-ray offsets:
+  // indexing arrays of registers by a run-time axis would send them through the stack.
+  const auto* base = reinterpret_cast<const char*>(&pack);
+  const auto coordinate = [&](int vertex, int axis) {
+    return *reinterpret_cast<const F*>(base + (3 * vertex + axis) * sizeof(F));
+  };
+  const float origin[3] = {ray.origin.x, ray.origin.y, ray.origin.z};  // indexed without branches
+  const F ox(origin[ray.kx]), oy(origin[ray.ky]), oz(origin[ray.kz]);
+  const F sx(ray.shear_x), sy(ray.shear_y), sz(ray.shear_z);
+  const F az = coordinate(0, ray.kz) - oz, bz = coordinate(1, ray.kz) - oz, cz = coordinate(2, ray.kz) - oz;
+  const F ax = (coordinate(0, ray.kx) - ox) - sx * az, ay = (coordinate(0, ray.ky) - oy) - sy * az;
+  const F bx = (coordinate(1, ray.kx) - ox) - sx * bz, by = (coordinate(1, ray.ky) - oy) - sy * bz;
+  const F cx = (coordinate(2, ray.kx) - ox) - sx * cz, cy = (coordinate(2, ray.ky) - oy) - sy * cz;
+  const F u = cx * by - cy * bx;
+  const F v = ax * cy - ay * cx;
+  const F w = bx * ay - by * ax;
+  const F zero(0.0f);
+  const auto outside = ((u < zero) | (v < zero) | (w < zero)) & ((u > zero) | (v > zero) | (w > zero));
+  const F det = u + v + w;
+  const F inv_det = F(1.0f) / det;
+  const F t = (u * (sz * az) + v * (sz * bz) + w * (sz * cz)) * inv_det;
+  const auto on_edge = (u == zero) | (v == zero) | (w == zero);
+  const auto accepted = andnot((det != zero) & (abs(det) < F(kInfinity<float>)) & (t >= F(ray.tmin)) &
+                                   (t <= F(ray.tmax)) & (t < F(kInfinity<float>)),
+                               outside);
+  out.hit = andnot(accepted, on_edge);
+  out.t = select(out.hit, t, F(kInfinity<float>));
+  out.u = v * inv_det;
+  out.v = w * inv_det;
+  out.back_face = det < zero;
+
+  // A lane with an edge function of exactly zero needs the double retry and the ownership
+  // rule: hand it to the scalar kernel (rare: the ray passes exactly through an edge's line).
+  int rare = bits(on_edge & ~outside);
+  if (rare != 0) detail::finish_edge_lanes(pack, ray, dir, rare, out);
+  return out;
+}
 
 }  // namespace hitscan

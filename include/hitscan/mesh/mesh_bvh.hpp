@@ -87,7 +87,8 @@ class MeshBvh {
   std::shared_ptr<const TriangleMesh> mesh_;
   std::shared_ptr<Data> data_;
 
-  MeshHit complete_hit(const Rayf& ray, float t, std::uint32_t triangle, float u, float v, bool back) const;
+  /// The full record of a hit on lane `lane` of leaf pack `pack`.
+  MeshHit complete_hit(const Rayf& ray, float t, std::uint32_t pack, int lane, float u, float v, bool back) const;
 };
 
 /// One placement of a shared mesh: the BVH stays in the mesh's frame and each ray goes into it
