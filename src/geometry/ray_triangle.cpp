@@ -33,28 +33,6 @@ inline bool owns_edge(T ex, T ey) {
 }  // namespace
 
 template <Real T>
-WatertightRay<T> WatertightRay<T>::from_ray(const Ray<T>& ray) {
-  WatertightRay<T> r;
-  r.valid = is_valid(ray);
-  if (!r.valid) return r;
-  r.origin = ray.origin;
-  r.tmin = ray.tmin;
-  r.tmax = ray.tmax;
-  // Arrays and selects rather than branches: the axes of random rays are unpredictable.
-  const T d[3] = {ray.dir.x, ray.dir.y, ray.dir.z};
-  r.kz = max_dimension(ray.dir);
-  const int next = r.kz == 2 ? 0 : r.kz + 1, after = next == 2 ? 0 : next + 1;
-  // Keep the triangle's winding in the sheared frame when the main axis points backwards.
-  const bool backwards = d[r.kz] < T(0);
-  r.kx = backwards ? after : next;
-  r.ky = backwards ? next : after;
-  r.shear_x = d[r.kx] / d[r.kz];
-  r.shear_y = d[r.ky] / d[r.kz];
-  r.shear_z = T(1) / d[r.kz];
-  return r;
-}
-
-template <Real T>
 RayHit<T> ray_vs_triangle(const Triangle<T>& tri, const WatertightRay<T>& ray, const Vec3<T>& dir) {
   RayHit<T> hit;
   if (!ray.valid) return hit;

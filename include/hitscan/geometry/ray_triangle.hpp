@@ -23,6 +23,29 @@ struct WatertightRay {
   static WatertightRay from_ray(const Ray<T>& ray);
 };
 
+// Inline: a traversal keeps the prepared ray in registers.
+template <Real T>
+inline WatertightRay<T> WatertightRay<T>::from_ray(const Ray<T>& ray) {
+  WatertightRay<T> r;
+  r.valid = is_valid(ray);
+  if (!r.valid) return r;
+  r.origin = ray.origin;
+  r.tmin = ray.tmin;
+  r.tmax = ray.tmax;
+  // Arrays and selects rather than branches: the axes of random rays are unpredictable.
+  const T d[3] = {ray.dir.x, ray.dir.y, ray.dir.z};
+  r.kz = max_dimension(ray.dir);
+  const int next = r.kz == 2 ? 0 : r.kz + 1, after = next == 2 ? 0 : next + 1;
+  // Keep the triangle's winding in the sheared frame when the main axis points backwards.
+  const bool backwards = d[r.kz] < T(0);
+  r.kx = backwards ? after : next;
+  r.ky = backwards ? next : after;
+  r.shear_x = d[r.kx] / d[r.kz];
+  r.shear_y = d[r.ky] / d[r.kz];
+  r.shear_z = T(1) / d[r.kz];
+  return r;
+}
+
 /// Watertight test. Edge functions are computed in the sheared frame, with a double-precision
 /// retry when one is exactly zero in float, so a ray through an edge or vertex shared by
 /// triangles of a closed mesh never slips between them. On top of the paper, a tie-breaking rule
