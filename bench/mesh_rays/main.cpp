@@ -3,7 +3,7 @@
 // rays in one process, on one thread and on all of them.
 //
 //   hitscan_mesh_bench [--jsonl FILE] [--rays N] [--repetitions R] [--builds B] [--threads T]
-//                      [--meshes armadillo,bunny,...]
+//                      [--meshes armadillo,bunny,...] [--watertight-rays N]
 //
 // --rays N (default 2^20) sets the incoherent set's size and the coherent image to the largest
 // square of side a multiple of 8 within N pixels (1024 x 1024 by default); --rays 65536 is a quick
@@ -13,6 +13,8 @@
 // Every figure is the median of R repetitions taken round-robin over the backends (the starting
 // backend rotating), so that all backends share the machine's drift. JSON lines are appended to
 // FILE. Every backend's answers are compared ray by ray with hitscan's; disagreements are printed.
+// Then the "watertight" suite (watertight.hpp) traces --watertight-rays rays (10 million by
+// default, 0 to skip) from inside closed meshes through hitscan and Embree.
 
 #include <algorithm>
 #include <chrono>
@@ -33,6 +35,7 @@
 #include "parallel_runner.hpp"
 #include "ray_sets.hpp"
 #include "statistics.hpp"
+#include "watertight.hpp"
 
 namespace hitscan::bench {
 namespace {
@@ -49,6 +52,7 @@ struct Options {
   int builds = 3;
   int threads = std::max(1, int(std::thread::hardware_concurrency()));
   std::vector<std::string> meshes = bench_mesh_names();
+  std::size_t watertight_rays = 10'000'000;
 };
 
 enum class Query { closest, any };
@@ -284,6 +288,8 @@ bool parse_options(int argc, char** argv, Options& options) {
       options.builds = std::max(1, std::atoi(argv[++i]));
     } else if (std::strcmp(argv[i], "--threads") == 0 && has_value) {
       options.threads = std::max(1, std::atoi(argv[++i]));
+    } else if (std::strcmp(argv[i], "--watertight-rays") == 0 && has_value) {
+      options.watertight_rays = std::strtoull(argv[++i], nullptr, 10);
     } else if (std::strcmp(argv[i], "--meshes") == 0 && has_value) {
       options.meshes.clear();
       const std::string list = argv[++i];
@@ -295,7 +301,7 @@ bool parse_options(int argc, char** argv, Options& options) {
     } else {
       std::fprintf(stderr,
                    "usage: %s [--jsonl FILE] [--rays N] [--repetitions R] [--builds B] [--threads T] "
-                   "[--meshes a,b,...]\n",
+                   "[--meshes a,b,...] [--watertight-rays N]\n",
                    argv[0]);
       return false;
     }
@@ -331,6 +337,7 @@ int main(int argc, char** argv) {
   log.print_ratio_table(options.threads);
   std::printf("mesh_rays took %.1f s\n",
               std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
+  if (options.watertight_rays > 0 && run_watertight(options.watertight_rays, options.threads, out) != 0) ++failures;
   if (out) std::fclose(out);
   return failures == 0 ? 0 : 1;
 }
