@@ -9,6 +9,8 @@ class Collapser {
 
   std::vector<WideNode> run() {
     if (binary_.nodes.empty()) return {};
+    // Every wide node but a leaf root opens at least one inner binary node of its own.
+    nodes_.reserve(binary_.nodes.size() / 2 + 1);
     emit(0);
     return std::move(nodes_);
   }
