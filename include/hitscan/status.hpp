@@ -17,6 +17,8 @@ enum class StatusCode {
   io_error,          ///< A file could not be opened, read or written.
   parse_error,       ///< A file's contents are malformed or truncated.
   out_of_memory,
+  not_found,     ///< An id or name refers to nothing (a removed collider, a stale id).
+  out_of_range,  ///< A count or index is beyond what the object can hold.
 };
 
 /// Short stable name of a code, e.g. "invalid_argument".

@@ -1,0 +1,67 @@
+#pragma once
+/// Colliders: what a Scene holds. A collider is a shape in its own local frame, a transform that
+/// places it in the world, a layer and a user id.
+///
+/// Scale. Meshes, planes, convex polygons and boxes whose local rotation is the identity take any
+/// invertible transform, non-uniform and mirroring scale included (an affine map keeps them what
+/// they are). Spheres, capsules, cylinders and rotated boxes need a uniform scale (equal in
+/// magnitude on the three axes): a sphere scaled unevenly is an ellipsoid, which the kernels do
+/// not know; such a collider is rejected with invalid_argument rather than approximated.
+
+#include <cstdint>
+#include <memory>
+#include <variant>
+
+#include "hitscan/geometry/shapes.hpp"
+#include "hitscan/math/transform.hpp"
+#include "hitscan/mesh/mesh_bvh.hpp"
+
+namespace hitscan {
+
+/// Names a collider of a Scene: a slot index in the low 24 bits and, above it, a generation that
+/// changes when the slot is reused, so that a stale id is an error rather than another collider.
+using ColliderId = std::uint32_t;
+inline constexpr ColliderId kNoCollider = 0xFFFFFFFFu;
+
+/// The most colliders a scene holds at once (24-bit slot indices).
+inline constexpr std::uint32_t kMaxColliders = 1u << 24;
+
+/// Layers are 0..31; a query's layer mask has bit `layer` set for each layer it sees.
+inline constexpr std::uint32_t kLayerCount = 32;
+inline constexpr std::uint32_t kAllLayers = 0xFFFFFFFFu;
+
+/// A triangle mesh with its BVH, shared by every collider (and thread) that uses it.
+using MeshShape = std::shared_ptr<const MeshBvh>;
+
+/// Shape of a collider, in its local frame.
+using ColliderShape = std::variant<Spheref, Obbf, Capsulef, Cylinderf, Planef, ConvexPolygonf, MeshShape>;
+
+/// Everything that describes a collider; ColliderDesc{shape} is a valid description.
+struct ColliderDesc {
+  ColliderShape shape;
+  /// Local to world.
+  Transformf transform{};
+  /// 0..31.
+  std::uint32_t layer = 0;
+  /// Returned in every hit on the collider; the library never looks at it.
+  std::uint64_t user_id = 0;
+};
+
+/// A mesh placed in the world: the shared tree stays in the mesh's frame, rays go into it.
+using WorldMesh = MeshInstance;
+
+/// The shape of a collider in world coordinates, as the queries test it.
+using WorldShape = std::variant<Spheref, Obbf, Capsulef, Cylinderf, Planef, ConvexPolygonf, WorldMesh>;
+
+/// The world form of a local shape under `transform`. Fails with invalid_argument for a
+/// transform that is not invertible, a scale the shape cannot take (see the file comment), a null
+/// mesh, non-finite shape parameters or a negative radius.
+Result<WorldShape> to_world(const ColliderShape& shape, const Transformf& transform);
+
+/// The world box of a world shape; planes are unbounded (the box from -inf to +inf).
+Aabbf world_bounds(const WorldShape& shape);
+
+/// Whether the shape has an inside (spheres, boxes, capsules, cylinders).
+bool is_solid(const WorldShape& shape);
+
+}  // namespace hitscan

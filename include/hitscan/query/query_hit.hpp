@@ -1,0 +1,93 @@
+#pragma once
+/// The one hit record of every scene query, the options every query takes, and its statistics.
+
+#include <cstdint>
+#include <limits>
+
+#include "hitscan/math/vec3.hpp"
+#include "hitscan/mesh/mesh_bvh.hpp"
+#include "hitscan/query/collider.hpp"
+
+namespace hitscan {
+
+/// Where on a primitive a hit lies. Triangles report an edge or a vertex when the hit's
+/// barycentrics put it exactly there; analytic shapes report face.
+enum class HitFeature : std::uint8_t { face, edge, vertex };
+
+enum QueryHitFlags : std::uint8_t {
+  /// The query started inside a solid (or, for sweeps and overlaps, already in contact).
+  kQueryStartedInside = 1u << 0,
+  /// An open surface (triangle, plane, polygon) was met from behind its front face.
+  kQueryBackFace = 1u << 1,
+  /// The crossing is where the ray leaves a solid (raycast_all, and raycast with solid = false).
+  kQueryExit = 1u << 2,
+};
+
+inline constexpr std::uint32_t kNoPrimitive = 0xFFFFFFFFu;
+
+/// One hit. On a miss `hit` is false, distance is +inf and collider is kNoCollider.
+struct QueryHit {
+  bool hit = false;
+  std::uint8_t flags = 0;
+  HitFeature feature = HitFeature::face;
+  /// World distance along the query's (normalised) direction; for closest_point, the distance
+  /// from the query point.
+  float distance = std::numeric_limits<float>::infinity();
+  /// World point of the hit.
+  Vec3f point{};
+  /// Unit contact normal, facing the query: against the ray or sweep direction (towards the query
+  /// point for closest_point). The normal to push or bounce with.
+  Vec3f normal{};
+  /// Unit normal of the surface itself: outward for solids, the front side for open surfaces
+  /// (for triangles (v1 - v0) x (v2 - v0) as wound, carried to the world), whichever side was hit.
+  Vec3f face_normal{};
+  ColliderId collider = kNoCollider;
+  std::uint64_t user_id = 0;
+  /// Mesh colliders: the triangle's index in the mesh; kNoPrimitive for analytic shapes.
+  std::uint32_t primitive = kNoPrimitive;
+  /// Mesh colliders: barycentrics, point = (1 - u - v) v0 + u v1 + v v2.
+  float u = 0, v = 0;
+
+  explicit operator bool() const { return hit; }
+  bool started_inside() const { return (flags & kQueryStartedInside) != 0; }
+  bool back_face() const { return (flags & kQueryBackFace) != 0; }
+};
+
+/// Decides per collider whether a query sees it (after the layer mask). Plain function and
+/// context, so that the C API can pass its callbacks straight through; it is called from the
+/// querying thread and must be safe to call from several at once when queries run in parallel.
+struct QueryFilter {
+  bool (*accept)(ColliderId collider, std::uint64_t user_id, std::uint32_t layer, void* context) = nullptr;
+  void* context = nullptr;
+};
+
+struct QueryOptions {
+  /// Bit i set: colliders on layer i are seen.
+  std::uint32_t layer_mask = kAllLayers;
+  /// World distance limit of rays and sweeps, and search radius of closest_point.
+  float max_distance = std::numeric_limits<float>::infinity();
+  /// Which faces of open surfaces (triangles, planes, polygons) count.
+  FaceMode faces = FaceMode::both;
+  /// Solids are solid: a ray starting inside one hits at distance 0 (kQueryStartedInside).
+  /// false: solids are shells, and such a ray hits where it leaves (kQueryExit).
+  bool solid = true;
+  QueryFilter filter{};
+};
+
+/// What a query did, counted; filled only when the caller passes a QueryStats.
+struct QueryStats {
+  /// Nodes of the scene's top-level tree visited.
+  std::uint64_t tree_nodes = 0;
+  /// Colliders whose shape or mesh was tested (after the layer mask and filter).
+  std::uint64_t shapes_tested = 0;
+};
+
+/// A ray as scene queries take it: any non-zero direction (normalised inside), and a world
+/// distance limit on top of QueryOptions::max_distance.
+struct QueryRay {
+  Vec3f origin{};
+  Vec3f direction{0, 0, 1};
+  float max_distance = std::numeric_limits<float>::infinity();
+};
+
+}  // namespace hitscan

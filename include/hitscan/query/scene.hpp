@@ -1,0 +1,94 @@
+#pragma once
+/// Scene: colliders and the queries users know from game engines — raycast, raycast_any,
+/// raycast_all — with layer masks, a distance limit, face modes, filters and batches.
+///
+/// Editing and committing. add, remove and the set_ functions record changes; commit makes them
+/// visible to queries, all at once. Until then queries see the scene as of the last commit, so a
+/// thread may prepare the next frame's changes while others query. The top-level tree over the
+/// colliders' boxes is updated in place by commit, a change at a time (a dynamic AABB tree with
+/// fattened boxes): moving k of n colliders costs about k log n, not a rebuild.
+///
+/// Threads. Queries are const and safe from any number of threads at once. Edits are safe from
+/// any thread beside queries (they take a lock of their own). commit waits for the queries under
+/// way to finish and holds new ones back while it applies the changes, so a query sees the scene
+/// entirely before or entirely after a commit, never half of it. A batch counts as one query.
+
+#include <cstddef>
+#include <memory>
+#include <span>
+#include <vector>
+
+#include "hitscan/executor.hpp"
+#include "hitscan/query/collider.hpp"
+#include "hitscan/query/query_hit.hpp"
+#include "hitscan/status.hpp"
+
+namespace hitscan {
+
+/// What raycast_all wrote into a caller's buffer.
+struct RaycastAllCount {
+  /// Hits written: the nearest min(total, buffer size).
+  std::size_t written = 0;
+  /// Hits there were; total - written were dropped.
+  std::size_t total = 0;
+};
+
+class Scene {
+ public:
+  Scene();
+  ~Scene();
+  Scene(Scene&&) noexcept;
+  Scene& operator=(Scene&&) noexcept;
+  Scene(const Scene&) = delete;
+  Scene& operator=(const Scene&) = delete;
+
+  /// Adds a collider (visible after the next commit) and returns its id. Fails with
+  /// invalid_argument for a layer above 31 or a shape and transform that to_world rejects, and
+  /// with out_of_range when kMaxColliders colliders exist.
+  Result<ColliderId> add(ColliderDesc desc);
+  /// Removes a collider at the next commit. not_found for an id that names no collider.
+  Status remove(ColliderId id);
+  /// Changes a collider at the next commit; the same failures as add, and not_found for a bad id.
+  Status set_transform(ColliderId id, const Transformf& transform);
+  Status set_shape(ColliderId id, ColliderShape shape);
+  Status set_layer(ColliderId id, std::uint32_t layer);
+  Status set_user_id(ColliderId id, std::uint64_t user_id);
+  /// The collider as last described (committed or not); not_found for a bad id.
+  Result<ColliderDesc> collider(ColliderId id) const;
+
+  /// Applies every change since the last commit. Returns the number of changes applied.
+  std::size_t commit();
+  /// Colliders visible to queries.
+  std::size_t committed_count() const;
+
+  /// The nearest hit along the ray within options.max_distance. A zero, NaN or infinite direction
+  /// or origin is a miss.
+  QueryHit raycast(const QueryRay& ray, const QueryOptions& options = {}, QueryStats* stats = nullptr) const;
+  /// Whether anything is hit; stops at the first hit found.
+  bool raycast_any(const QueryRay& ray, const QueryOptions& options = {}, QueryStats* stats = nullptr) const;
+  /// Every surface crossing within the distance limit, sorted by distance (then by collider and
+  /// primitive): a ray through a solid gives its entry and its exit (kQueryExit), a ray through a
+  /// mesh each triangle it crosses, exactly once at shared edges and vertices. A ray starting
+  /// inside a solid gives, with options.solid, a hit at distance 0 (kQueryStartedInside) and then
+  /// the exit. `out` is cleared first; returns the count.
+  std::size_t raycast_all(const QueryRay& ray, std::vector<QueryHit>& out, const QueryOptions& options = {},
+                          QueryStats* stats = nullptr) const;
+  /// The same into a caller's buffer: the nearest hits that fit, and how many there were.
+  RaycastAllCount raycast_all(const QueryRay& ray, std::span<QueryHit> buffer, const QueryOptions& options = {},
+                              QueryStats* stats = nullptr) const;
+
+  /// hits[i] = raycast(rays[i], options) over `executor` (the default pool when null), identical
+  /// to one at a time, without allocating per ray. invalid_argument when the spans differ in size.
+  Status raycast_batch(std::span<const QueryRay> rays, std::span<QueryHit> hits, const QueryOptions& options = {},
+                       Executor* executor = nullptr) const;
+  /// hit[i] = raycast_any(rays[i], options) as 0 or 1, in the same way.
+  Status raycast_any_batch(std::span<const QueryRay> rays, std::span<std::uint8_t> hit,
+                           const QueryOptions& options = {}, Executor* executor = nullptr) const;
+
+  struct State;  // private, defined in src/query
+
+ private:
+  std::unique_ptr<State> state_;
+};
+
+}  // namespace hitscan

@@ -1,0 +1,139 @@
+#include "hitscan/query/collider.hpp"
+
+#include <cmath>
+#include <vector>
+
+namespace hitscan {
+namespace {
+
+Status invalid(const char* what) { return Status{StatusCode::invalid_argument, what}; }
+
+// The common magnitude of a uniform scale; NaN when the magnitudes differ.
+float uniform_scale(const Transformf& transform) {
+  const Vec3f s = abs(transform.scale);
+  // Relative comparison: a scale assembled from float arithmetic may differ in the last bits.
+  const float largest = max_component(s), smallest = min(s.x, min(s.y, s.z));
+  return largest - smallest <= 1e-6f * largest ? largest : std::numeric_limits<float>::quiet_NaN();
+}
+
+bool is_identity(const Mat3f& m) {
+  const Mat3f identity = Mat3f::identity();
+  return m.col[0] == identity.col[0] && m.col[1] == identity.col[1] && m.col[2] == identity.col[2];
+}
+
+Result<WorldShape> sphere_to_world(const Spheref& sphere, const Transformf& transform) {
+  const float scale = uniform_scale(transform);
+  if (!(sphere.radius >= 0.0f) || !is_finite(sphere.center)) return invalid("sphere: the centre or radius is not finite or is negative");
+  if (!is_finite(scale)) return invalid("sphere: the transform's scale is not uniform");
+  return WorldShape{Spheref{transform.apply_point(sphere.center), sphere.radius * scale}};
+}
+
+template <class Round>  // Capsule or Cylinder: a segment and a radius
+Result<WorldShape> round_to_world(const Round& shape, const Transformf& transform, const char* message) {
+  const float scale = uniform_scale(transform);
+  if (!(shape.radius >= 0.0f) || !is_finite(shape.a) || !is_finite(shape.b) || !is_finite(scale)) return invalid(message);
+  return WorldShape{Round{transform.apply_point(shape.a), transform.apply_point(shape.b), shape.radius * scale}};
+}
+
+Result<WorldShape> box_to_world(const Obbf& box, const Transformf& transform) {
+  if (!is_finite(box.center) || !is_finite(box.half_extents) || !(min_component(box.half_extents) >= 0.0f)) {
+    return invalid("box: the centre or half extents are not finite or are negative");
+  }
+  const Mat3f rotation = Mat3f::from_quat(transform.rotation);
+  if (is_identity(box.rotation)) {
+    // Any scale: it acts along the box's own axes. A mirror leaves a centred box the same box.
+    return WorldShape{Obbf{transform.apply_point(box.center), mul(box.half_extents, abs(transform.scale)), rotation}};
+  }
+  const float scale = uniform_scale(transform);
+  if (!is_finite(scale)) return invalid("box: a rotated box needs a uniform scale");
+  return WorldShape{Obbf{transform.apply_point(box.center), box.half_extents * scale, rotation * box.rotation}};
+}
+
+Result<WorldShape> plane_to_world(const Planef& plane, const Transformf& transform) {
+  if (!is_finite(plane.normal) || !is_finite(plane.offset) || !(length(plane.normal) > 0.0f)) {
+    return invalid("plane: the normal is zero or not finite");
+  }
+  const Vec3f n = normalize(plane.normal);
+  const Vec3f on_plane = transform.apply_point(n * (plane.offset / length(plane.normal)));
+  const Vec3f world_normal = transform.apply_normal(n);
+  return WorldShape{Planef{world_normal, dot(world_normal, on_plane)}};
+}
+
+Result<WorldShape> polygon_to_world(const ConvexPolygonf& polygon, const Transformf& transform) {
+  std::vector<Vec3f> vertices;
+  for (const Vec3f& v : polygon.vertices()) vertices.push_back(transform.apply_point(v));
+  // A mirroring transform reverses the winding; reversing it back keeps the front the front.
+  if (transform.linear().determinant() < 0.0f) std::reverse(vertices.begin(), vertices.end());
+  Result<ConvexPolygonf> world = ConvexPolygonf::make(vertices);
+  if (!world) return world.status();
+  return WorldShape{std::move(world).value()};
+}
+
+}  // namespace
+
+Result<WorldShape> to_world(const ColliderShape& shape, const Transformf& transform) {
+  if (!transform.is_invertible()) return invalid("the collider's transform is not invertible");
+  if (const auto* s = std::get_if<Spheref>(&shape)) return sphere_to_world(*s, transform);
+  if (const auto* b = std::get_if<Obbf>(&shape)) return box_to_world(*b, transform);
+  if (const auto* c = std::get_if<Capsulef>(&shape)) {
+    return round_to_world(*c, transform, "capsule: not finite, a negative radius, or a scale that is not uniform");
+  }
+  if (const auto* c = std::get_if<Cylinderf>(&shape)) {
+    return round_to_world(*c, transform, "cylinder: not finite, a negative radius, or a scale that is not uniform");
+  }
+  if (const auto* p = std::get_if<Planef>(&shape)) return plane_to_world(*p, transform);
+  if (const auto* p = std::get_if<ConvexPolygonf>(&shape)) return polygon_to_world(*p, transform);
+  const MeshShape& mesh = std::get<MeshShape>(shape);
+  if (!mesh) return invalid("mesh: the mesh is null");
+  return WorldShape{WorldMesh{mesh, transform}};
+}
+
+Aabbf world_bounds(const WorldShape& shape) {
+  Aabbf box;
+  if (const auto* s = std::get_if<Spheref>(&shape)) {
+    const Vec3f r{s->radius, s->radius, s->radius};
+    return {s->center - r, s->center + r};
+  }
+  if (const auto* b = std::get_if<Obbf>(&shape)) {
+    const Mat3f& m = b->rotation;
+    const Vec3f reach{dot(abs(m.row(0)), b->half_extents), dot(abs(m.row(1)), b->half_extents),
+                      dot(abs(m.row(2)), b->half_extents)};
+    return {b->center - reach, b->center + reach};
+  }
+  if (const auto* c = std::get_if<Capsulef>(&shape)) {
+    const Vec3f r{c->radius, c->radius, c->radius};
+    box.grow(c->a - r), box.grow(c->a + r), box.grow(c->b - r), box.grow(c->b + r);
+    return box;
+  }
+  if (const auto* c = std::get_if<Cylinderf>(&shape)) {
+    // A cap of radius r around unit axis u reaches r sqrt(1 - u_i²) along axis i.
+    const Vec3f u = normalize(c->b - c->a);
+    const Vec3f reach = Vec3f{std::sqrt(max(0.0f, 1.0f - u.x * u.x)), std::sqrt(max(0.0f, 1.0f - u.y * u.y)),
+                              std::sqrt(max(0.0f, 1.0f - u.z * u.z))} * c->radius;
+    box.grow(c->a - reach), box.grow(c->a + reach), box.grow(c->b - reach), box.grow(c->b + reach);
+    return box;
+  }
+  if (std::holds_alternative<Planef>(shape)) {
+    const float inf = kInfinity<float>;
+    return {{-inf, -inf, -inf}, {inf, inf, inf}};
+  }
+  if (const auto* p = std::get_if<ConvexPolygonf>(&shape)) {
+    for (const Vec3f& v : p->vertices()) box.grow(v);
+    return box;
+  }
+  const WorldMesh& mesh = std::get<WorldMesh>(shape);
+  const Aabbf local = mesh.bvh->mesh().bounds();
+  if (!local.is_valid()) return box;
+  for (int corner = 0; corner < 8; ++corner) {
+    box.grow(mesh.transform.apply_point({corner & 1 ? local.max.x : local.min.x, corner & 2 ? local.max.y : local.min.y,
+                                         corner & 4 ? local.max.z : local.min.z}));
+  }
+  return box;
+}
+
+bool is_solid(const WorldShape& shape) {
+  return std::holds_alternative<Spheref>(shape) || std::holds_alternative<Obbf>(shape) ||
+         std::holds_alternative<Capsulef>(shape) || std::holds_alternative<Cylinderf>(shape);
+}
+
+}  // namespace hitscan

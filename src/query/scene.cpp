@@ -1,0 +1,172 @@
+// Scene: editing and committing. The queries are in scene_raycast.cpp.
+
+#include <string>
+
+#include "scene_state.hpp"
+
+namespace hitscan {
+namespace {
+
+Status bad_id(ColliderId id) {
+  return Status{StatusCode::not_found, "collider " + std::to_string(id) + " does not exist (removed, or never added)"};
+}
+
+Status check_layer(std::uint32_t layer) {
+  if (layer < kLayerCount) return Status::success();
+  return Status{StatusCode::invalid_argument, "layer " + std::to_string(layer) + " is not in 0..31"};
+}
+
+}  // namespace
+
+std::optional<std::uint32_t> Scene::State::live_slot(ColliderId id) const {
+  const std::uint32_t slot = slot_of(id);
+  if (id == kNoCollider || slot >= slots.size()) return std::nullopt;
+  const PendingSlot& s = slots[slot];
+  if (!s.world || s.generation != generation_of(id)) return std::nullopt;
+  return slot;
+}
+
+Scene::Scene() : state_(std::make_unique<State>()) {}
+Scene::~Scene() = default;
+Scene::Scene(Scene&&) noexcept = default;
+Scene& Scene::operator=(Scene&&) noexcept = default;
+
+Result<ColliderId> Scene::add(ColliderDesc desc) {
+  if (Status layer = check_layer(desc.layer); !layer.ok()) return layer;
+  Result<WorldShape> world = to_world(desc.shape, desc.transform);
+  if (!world) return world.status();
+  State& s = *state_;
+  std::lock_guard lock(s.edit_mutex);
+  std::uint32_t slot;
+  if (!s.free_slots.empty()) {
+    slot = s.free_slots.back();
+    s.free_slots.pop_back();
+  } else {
+    // The last slot index is never used, so that no id equals kNoCollider.
+    if (s.slots.size() >= kMaxColliders - 1) {
+      return Status{StatusCode::out_of_range, "the scene already holds the most colliders it can (2^24 - 1)"};
+    }
+    slot = static_cast<std::uint32_t>(s.slots.size());
+    s.slots.emplace_back();
+  }
+  PendingSlot& p = s.slots[slot];
+  p.desc = std::move(desc);
+  p.world = std::move(world).value();
+  if (!p.dirty) s.dirty_slots.push_back(slot);
+  p.dirty = true;
+  return make_collider_id(slot, p.generation);
+}
+
+Status Scene::remove(ColliderId id) {
+  State& s = *state_;
+  std::lock_guard lock(s.edit_mutex);
+  const std::optional<std::uint32_t> slot = s.live_slot(id);
+  if (!slot) return bad_id(id);
+  PendingSlot& p = s.slots[*slot];
+  p.world.reset();
+  p.desc = {};
+  p.generation = (p.generation + 1) & 0xFFu;  // the old id goes stale now
+  if (!p.dirty) s.dirty_slots.push_back(*slot);
+  p.dirty = true;
+  s.free_slots.push_back(*slot);
+  return Status::success();
+}
+
+namespace {
+
+// Applies `change` to a copy of the collider's description, revalidates it, and marks the slot.
+template <class Change>
+Status edit(Scene::State& s, ColliderId id, Change&& change) {
+  std::lock_guard lock(s.edit_mutex);
+  const std::optional<std::uint32_t> slot = s.live_slot(id);
+  if (!slot) return bad_id(id);
+  PendingSlot& p = s.slots[*slot];
+  ColliderDesc desc = p.desc;
+  change(desc);
+  if (Status layer = check_layer(desc.layer); !layer.ok()) return layer;
+  Result<WorldShape> world = to_world(desc.shape, desc.transform);
+  if (!world) return world.status();
+  p.desc = std::move(desc);
+  p.world = std::move(world).value();
+  if (!p.dirty) s.dirty_slots.push_back(*slot);
+  p.dirty = true;
+  return Status::success();
+}
+
+}  // namespace
+
+Status Scene::set_transform(ColliderId id, const Transformf& transform) {
+  return edit(*state_, id, [&](ColliderDesc& d) { d.transform = transform; });
+}
+Status Scene::set_shape(ColliderId id, ColliderShape shape) {
+  return edit(*state_, id, [&](ColliderDesc& d) { d.shape = std::move(shape); });
+}
+Status Scene::set_layer(ColliderId id, std::uint32_t layer) {
+  return edit(*state_, id, [&](ColliderDesc& d) { d.layer = layer; });
+}
+Status Scene::set_user_id(ColliderId id, std::uint64_t user_id) {
+  return edit(*state_, id, [&](ColliderDesc& d) { d.user_id = user_id; });
+}
+
+Result<ColliderDesc> Scene::collider(ColliderId id) const {
+  const State& s = *state_;
+  std::lock_guard lock(s.edit_mutex);
+  const std::optional<std::uint32_t> slot = s.live_slot(id);
+  if (!slot) return bad_id(id);
+  return s.slots[*slot].desc;
+}
+
+std::size_t Scene::commit() {
+  State& s = *state_;
+  std::lock_guard edit_lock(s.edit_mutex);
+  std::unique_lock query_lock(s.query_mutex);
+  if (s.committed.size() < s.slots.size()) s.committed.resize(s.slots.size());
+  bool planes_changed = false;
+  for (const std::uint32_t slot : s.dirty_slots) {
+    PendingSlot& p = s.slots[slot];
+    p.dirty = false;
+    std::optional<CommittedCollider>& c = s.committed[slot];
+    if (!p.world) {  // removed
+      if (!c) continue;
+      if (c->proxy != bvh::kNullProxy) s.tree.remove(c->proxy);
+      planes_changed |= c->proxy == bvh::kNullProxy;
+      c.reset();
+      --s.committed_count;
+      continue;
+    }
+    const Aabbf bounds = world_bounds(*p.world);
+    const bool unbounded = std::holds_alternative<Planef>(*p.world);
+    const ColliderId id = make_collider_id(slot, p.generation);
+    if (c && c->id == id && c->proxy != bvh::kNullProxy && !unbounded) {
+      // The same collider changed: move its leaf (a no-op while it stays inside its fat box).
+      s.tree.move(c->proxy, bounds, bounds.center() - c->bounds.center());
+    } else {
+      if (c && c->proxy != bvh::kNullProxy) s.tree.remove(c->proxy);
+      planes_changed |= (c && c->proxy == bvh::kNullProxy) || unbounded;
+      if (!c) ++s.committed_count;
+      c.emplace();
+      c->proxy = unbounded ? bvh::kNullProxy : s.tree.insert(bounds, slot);
+    }
+    c->shape = *p.world;
+    c->bounds = bounds;
+    c->id = id;
+    c->layer = p.desc.layer;
+    c->user_id = p.desc.user_id;
+  }
+  const std::size_t applied = s.dirty_slots.size();
+  s.dirty_slots.clear();
+  if (planes_changed) {
+    s.unbounded.clear();
+    for (std::uint32_t slot = 0; slot < s.committed.size(); ++slot) {
+      if (s.committed[slot] && s.committed[slot]->proxy == bvh::kNullProxy) s.unbounded.push_back(slot);
+    }
+  }
+  return applied;
+}
+
+std::size_t Scene::committed_count() const {
+  std::shared_lock lock(state_->query_mutex);
+  return state_->committed_count;
+}
+
+}  // namespace hitscan

@@ -1,0 +1,101 @@
+#pragma once
+// Seeded random scenes for the Scene tests, and a brute-force reference that tests every collider
+// with the geometry and mesh kernels directly, its world shape built here independently of the
+// scene's own conversion.
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <random>
+#include <vector>
+
+#include "hitscan/geometry/ray_capsule.hpp"
+#include "hitscan/geometry/ray_cylinder.hpp"
+#include "hitscan/geometry/ray_obb.hpp"
+#include "hitscan/geometry/ray_plane.hpp"
+#include "hitscan/geometry/ray_polygon.hpp"
+#include "hitscan/geometry/ray_sphere.hpp"
+#include "hitscan/query/scene.hpp"
+#include "mesh/mesh_test_meshes.hpp"
+
+namespace hitscan::test {
+
+struct SceneEntry {
+  ColliderId id = kNoCollider;
+  ColliderDesc desc;
+};
+
+inline Quatf random_rotation(std::mt19937& gen) {
+  std::normal_distribution<float> n(0, 1);
+  return Quatf::from_components(n(gen), n(gen), n(gen), n(gen));
+}
+
+/// A collider of a random kind in a cube of side `extent`, on a random layer, with a random
+/// rigid transform and uniform scale (boxes also non-uniform). Meshes share `mesh`.
+inline ColliderDesc random_collider(std::mt19937& gen, float extent, const MeshShape& mesh, bool with_planes) {
+  std::uniform_real_distribution<float> pos(-extent / 2, extent / 2), size(0.3f, 3.0f), unit(-1, 1);
+  std::uniform_int_distribution<int> kind(0, with_planes ? 6 : 5), layer(0, 31);
+  ColliderDesc d;
+  d.layer = static_cast<std::uint32_t>(layer(gen));
+  d.user_id = gen();
+  d.transform.translation = {pos(gen), pos(gen), pos(gen)};
+  d.transform.rotation = random_rotation(gen);
+  const float s = size(gen) * 0.5f;
+  d.transform.scale = {s, s, s};
+  switch (kind(gen)) {
+    case 0: d.shape = Spheref{{unit(gen), unit(gen), unit(gen)}, size(gen)}; break;
+    case 1:
+      d.shape = Obbf{{}, {size(gen), size(gen), size(gen)}, Mat3f::identity()};
+      d.transform.scale = {size(gen), size(gen), size(gen)};
+      break;
+    case 2: d.shape = Capsulef{{0, 0, -size(gen)}, {0, 0, size(gen)}, size(gen) * 0.5f}; break;
+    case 3: d.shape = Cylinderf{{0, 0, -size(gen)}, {0, 0, size(gen)}, size(gen) * 0.5f}; break;
+    case 4: {
+      const float r = size(gen);
+      const Vec3f square[4] = {{-r, -r, 0}, {r, -r, 0}, {r, r, 0}, {-r, r, 0}};
+      d.shape = ConvexPolygonf::make(square).value();
+      break;
+    }
+    case 5: d.shape = mesh; break;
+    default: d.shape = Planef::from_point_normal({0, 0, -extent}, {unit(gen), unit(gen), 1.0f}); break;
+  }
+  return d;
+}
+
+/// The nearest hit on one collider, from its description alone, as (distance, hit) for the
+/// default options (solid, both faces); solids started inside hit at 0.
+inline float reference_distance(const ColliderDesc& d, const Rayf& ray) {
+  const Transformf& t = d.transform;
+  const float s = std::abs(t.scale.x);
+  if (const auto* sp = std::get_if<Spheref>(&d.shape)) {
+    return ray_vs_sphere(Spheref{t.apply_point(sp->center), sp->radius * s}, ray).t;
+  }
+  if (const auto* b = std::get_if<Obbf>(&d.shape)) {
+    return ray_vs_obb(Obbf{t.apply_point(b->center), mul(b->half_extents, abs(t.scale)), Mat3f::from_quat(t.rotation)}, ray).t;
+  }
+  if (const auto* c = std::get_if<Capsulef>(&d.shape)) {
+    return ray_vs_capsule(Capsulef{t.apply_point(c->a), t.apply_point(c->b), c->radius * s}, ray).t;
+  }
+  if (const auto* c = std::get_if<Cylinderf>(&d.shape)) {
+    return ray_vs_cylinder(Cylinderf{t.apply_point(c->a), t.apply_point(c->b), c->radius * s}, ray).t;
+  }
+  if (const auto* p = std::get_if<ConvexPolygonf>(&d.shape)) {
+    std::vector<Vec3f> v;
+    for (const Vec3f& x : p->vertices()) v.push_back(t.apply_point(x));
+    return ray_vs_polygon(ConvexPolygonf::make(v).value(), ray).t;
+  }
+  if (const auto* p = std::get_if<Planef>(&d.shape)) {
+    const Vec3f n = normalize(p->normal);
+    return ray_vs_plane(Planef::from_point_normal(t.apply_point(n * p->offset), t.apply_normal(n)), ray).t;
+  }
+  const MeshShape& mesh = std::get<MeshShape>(d.shape);
+  return MeshInstance{mesh, t}.intersect(ray).t;
+}
+
+/// Random rays through the cube: origins inside it, directions of random length.
+inline QueryRay random_query_ray(std::mt19937& gen, float extent) {
+  std::uniform_real_distribution<float> pos(-extent / 2, extent / 2), unit(-1, 1), length(0.1f, 10.0f);
+  return {{pos(gen), pos(gen), pos(gen)}, Vec3f{unit(gen), unit(gen), unit(gen)} * length(gen)};
+}
+
+}  // namespace hitscan::test
