@@ -9,25 +9,9 @@
 
 #include "hitscan/bvh/traverse.hpp"
 #include "hitscan/geometry/ray_triangle.hpp"
+#include "mesh_bvh_data.hpp"
 
 namespace hitscan {
-
-using TrianglePack4 = TrianglePack<simd::Float4>;
-
-/// Four leaf triangles and their indices in the mesh, side by side so that a hit is completed
-/// from the cache lines the leaf test has just read, never from the mesh's arrays.
-struct LeafPack {
-  /// Padding lanes are NaN (never hit).
-  TrianglePack4 triangles;
-  /// The mesh's triangle index of every lane (kNoTriangle for padding).
-  std::array<std::uint32_t, 4> ids;
-};
-
-struct MeshBvh::Data {
-  std::vector<bvh::WideNode> nodes;
-  /// Leaf packs in leaf order.
-  std::vector<LeafPack> packs;
-};
 
 namespace {
 
@@ -53,10 +37,8 @@ LeafPack make_pack(const TriangleMesh& mesh, const std::array<std::uint32_t, 4>&
 // The unit normal (v1 - v0) x (v2 - v0) of one lane: the same floats as the mesh's triangle, so
 // the same bits as computing it from the mesh.
 Vec3f lane_normal(const TrianglePack4& pack, int lane) {
-  const Vec3f v0{pack.v0_x[lane], pack.v0_y[lane], pack.v0_z[lane]};
-  const Vec3f v1{pack.v1_x[lane], pack.v1_y[lane], pack.v1_z[lane]};
-  const Vec3f v2{pack.v2_x[lane], pack.v2_y[lane], pack.v2_z[lane]};
-  return normalize(cross(v1 - v0, v2 - v0));
+  const Trianglef t = lane_triangle(pack, lane);
+  return normalize(cross(t.v1 - t.v0, t.v2 - t.v0));
 }
 
 // Lanes whose facing the query accepts.

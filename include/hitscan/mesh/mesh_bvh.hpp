@@ -9,6 +9,7 @@
 
 #include "hitscan/bvh/build.hpp"
 #include "hitscan/executor.hpp"
+#include "hitscan/geometry/closest_point.hpp"
 #include "hitscan/geometry/ray.hpp"
 #include "hitscan/math/transform.hpp"
 #include "hitscan/mesh/triangle_mesh.hpp"
@@ -36,6 +37,23 @@ struct MeshHit {
   Vec3f shading_normal{};
 
   explicit operator bool() const { return hit; }
+};
+
+/// The point of a mesh nearest to a query point. On a miss `found` is false, distance is +inf and
+/// triangle = kNoTriangle.
+struct MeshClosestPoint {
+  bool found = false;
+  /// Where on the triangle the point lies (face, edge or vertex; see TriangleClosestPoint).
+  Feature feature = Feature::face;
+  float distance = kInfinity<float>;
+  std::uint32_t triangle = kNoTriangle;
+  /// Barycentrics: point = (1 - u - v) v0 + u v1 + v v2.
+  float u = 0, v = 0;
+  Vec3f point{};
+  /// Unit geometric normal (v1 - v0) x (v2 - v0) of the triangle, as wound.
+  Vec3f normal{};
+
+  explicit operator bool() const { return found; }
 };
 
 class MeshBvh {
@@ -69,6 +87,11 @@ class MeshBvh {
   Status occluded_batch(std::span<const Rayf> rays, std::span<std::uint8_t> occluded, FaceMode faces = FaceMode::both,
                         Executor* executor = nullptr) const;
 
+  /// The nearest point of the mesh's usable triangles to p within max_distance (inclusive), by a
+  /// nearest-first walk pruned with box distances. Ties go to the lower triangle index. A
+  /// non-finite p or a negative or NaN max_distance finds nothing.
+  MeshClosestPoint closest_point(Vec3f p, float max_distance = kInfinity<float>) const;
+
   /// Recomputes the tree for the mesh's current vertex positions (after TriangleMesh::set_positions),
   /// keeping its topology: linear in the mesh size, no new allocation. Fails, leaving the tree
   /// unusable until rebuilt, when a triangle that was degenerate at build time (and so is not in
@@ -82,6 +105,9 @@ class MeshBvh {
   std::size_t node_count() const;
 
   struct Data;  // private layout, defined in src/mesh
+  /// The tree itself, for the mesh layer's own queries (its type is complete only there); null
+  /// for a tree that was never built.
+  const Data* data() const { return data_.get(); }
 
  private:
   std::shared_ptr<const TriangleMesh> mesh_;
@@ -104,6 +130,9 @@ struct MeshInstance {
 
   MeshHit intersect(const Rayf& ray, FaceMode faces = FaceMode::both) const;
   bool occluded(const Rayf& ray, FaceMode faces = FaceMode::both) const;
+  /// The nearest point in world distance (exact under non-uniform scale: the triangles are taken
+  /// to the world before the point test); point and normal in the world.
+  MeshClosestPoint closest_point(Vec3f p, float max_distance = kInfinity<float>) const;
 };
 
 }  // namespace hitscan

@@ -1,0 +1,40 @@
+#pragma once
+// The private layout of a MeshBvh, shared by the files of the mesh layer that walk the tree
+// (rays in mesh_bvh.cpp, contacts, closest points). Not installed, not part of the API.
+
+#include <array>
+#include <cstdint>
+#include <vector>
+
+#include "hitscan/bvh/wide_bvh.hpp"
+#include "hitscan/geometry/ray_triangle.hpp"
+#include "hitscan/mesh/mesh_bvh.hpp"
+
+namespace hitscan {
+
+using TrianglePack4 = TrianglePack<simd::Float4>;
+
+/// Four leaf triangles and their indices in the mesh, side by side so that a hit is completed
+/// from the cache lines the leaf test has just read, never from the mesh's arrays.
+struct LeafPack {
+  /// Padding lanes are NaN (never hit).
+  TrianglePack4 triangles;
+  /// The mesh's triangle index of every lane (kNoTriangle for padding).
+  std::array<std::uint32_t, 4> ids;
+};
+
+struct MeshBvh::Data {
+  std::vector<bvh::WideNode> nodes;
+  /// Leaf packs in leaf order.
+  std::vector<LeafPack> packs;
+};
+
+
+/// The corners of lane `lane` of a pack, as the mesh has them (padding lanes are NaN).
+inline Trianglef lane_triangle(const TrianglePack4& pack, int lane) {
+  return {{pack.v0_x[lane], pack.v0_y[lane], pack.v0_z[lane]},
+          {pack.v1_x[lane], pack.v1_y[lane], pack.v1_z[lane]},
+          {pack.v2_x[lane], pack.v2_y[lane], pack.v2_z[lane]}};
+}
+
+}  // namespace hitscan
