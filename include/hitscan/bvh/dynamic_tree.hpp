@@ -1,0 +1,296 @@
+#pragma once
+/// DynamicTree: a broadphase over moving boxes that is updated, never rebuilt. Each object is a
+/// leaf (a proxy) holding a "fat" box, a margin larger than the object, so that small motions
+/// change nothing and a larger one removes and re-inserts a single leaf. The design is that of
+/// Box2D's b2DynamicTree and Bullet's btDbvt: a new leaf goes beside the sibling that adds the
+/// least surface area to the tree, found by branch and bound (Bittner et al. 2013), and tree
+/// rotations shrink the boxes on the way back up (Kopta et al. 2012). The tree is also kept
+/// height-balanced: the heights of the two children of every node differ by at most
+/// kMaxHeightDifference (the HB[k] trees of Foster 1973, AVL trees relaxed from k = 1 to k = 2,
+/// which leaves the area heuristic more freedom), so the height is O(log n) whatever the order of
+/// insertion and every traversal fits a fixed stack.
+///
+/// A proxy id is the index of its leaf node: stable while the proxy lives (moves keep it), and
+/// handed out again after it is removed. Queries are const and may run from any number of threads
+/// at once; insert, remove and move may not run beside anything.
+
+#include <algorithm>
+#include <cstdint>
+#include <utility>
+#include <vector>
+
+#include "hitscan/assert.hpp"
+#include "hitscan/geometry/ray_aabb.hpp"
+#include "hitscan/math/aabb.hpp"
+
+namespace hitscan::bvh {
+
+/// No proxy (and no node).
+inline constexpr std::uint32_t kNullProxy = 0xFFFFFFFFu;
+
+/// The most by which the heights of two sibling subtrees may differ.
+inline constexpr int kMaxHeightDifference = 2;
+
+/// The tallest the tree can be. A tree of height h has at least N(h) leaves, with N(0..2) = 1, 2, 3
+/// and N(h) = N(h - 1) + N(h - 3) (its shortest allowed shape); 32-bit node indices allow at most
+/// 2^31 leaves, and N(56) > 2^31, so h <= 55 (about 1.8 log2 n).
+inline constexpr int kMaxDynamicTreeHeight = 55;
+
+struct DynamicTreeSettings {
+  /// Each face of a fat box lies this fraction of the tight box's mean side beyond it...
+  float margin_fraction = 0.1f;
+  /// ...plus this absolute distance, in world units. With the default 0 a point (a box of zero
+  /// size) has no margin and is re-inserted on every move that changes it.
+  float margin_absolute = 0.0f;
+  /// A fat box also reaches this many displacements ahead of the motion passed to move, on the
+  /// side the object moves toward (Box2D's aabbMultiplier), so a steadily moving object is
+  /// re-inserted less often.
+  float prediction_scale = 2.0f;
+};
+
+/// What one query cost, counted rather than timed, so that tests can check how the cost grows.
+struct TreeQueryStats {
+  /// Entries taken off the traversal stack: nodes for query and ray_query, pairs of nodes (a
+  /// node with itself included) for find_pairs.
+  std::uint64_t node_visits = 0;
+  /// Proxies (or pairs) handed to the callback.
+  std::uint64_t reported = 0;
+};
+
+/// Two proxies, first < second.
+using ProxyPair = std::pair<std::uint32_t, std::uint32_t>;
+
+class DynamicTree {
+ public:
+  explicit DynamicTree(const DynamicTreeSettings& settings = {}) : settings_(settings) {}
+
+  /// Adds a proxy for the tight box `box` carrying `user` and returns its id. The tree stores
+  /// `box` fattened by the margin. A box that is not valid or not finite (NaN, infinite, min > max)
+  /// is stored as the empty box: no query or pair reports it until it is moved to a valid box.
+  std::uint32_t insert(const Aabbf& box, std::uint64_t user);
+
+  /// Removes a live proxy (asserted); its id may be returned by a later insert.
+  void remove(std::uint32_t proxy);
+
+  /// Tells the tree that the object of `proxy` now has the tight box `box`, having moved by
+  /// `displacement` since the last call. Returns false, changing nothing, while `box` stays inside
+  /// the proxy's fat box and that fat box is not far too large: it must lie within the fat box a
+  /// fresh insertion would make, grown by four more margins and stretched as far behind the motion
+  /// as ahead of it (so an object that moved fast and slowed down gets a snug box again).
+  /// Otherwise re-inserts the proxy with a new fat box, stretched along the displacement, and
+  /// returns true. The proxy id does not change.
+  bool move(std::uint32_t proxy, const Aabbf& box, Vec3f displacement = {});
+
+  /// The fat box of a live proxy (asserted).
+  const Aabbf& fat_box(std::uint32_t proxy) const;
+  /// The user value of a live proxy (asserted).
+  std::uint64_t user(std::uint32_t proxy) const;
+
+  /// Calls `callback(proxy) -> bool` for every proxy whose fat box overlaps `box` (touching
+  /// counts), each once, until it returns false. An invalid `box` visits nothing.
+  template <class Callback>
+  TreeQueryStats query(const Aabbf& box, Callback&& callback) const;
+
+  /// Calls `callback(proxy, tmax) -> float` for the proxies whose fat box the ray meets within
+  /// [tmin, tmax], nearest box entry first. The callback returns the new tmax: the current one to
+  /// go on, a smaller one to clip the ray (boxes entered beyond it are skipped; a larger value or
+  /// NaN leaves it unchanged), a negative one to stop. The box test is conservative in the manner
+  /// of bvh::traverse (far distances enlarged by 2 gamma(3)), so a ray grazing a box is never
+  /// culled; it may report a box the ray just misses. An invalid ray visits nothing.
+  template <class Callback>
+  TreeQueryStats ray_query(const Rayf& ray, Callback&& callback) const;
+
+  /// Calls `callback(a, b)` once for every unordered pair of proxies whose fat boxes overlap,
+  /// with a < b, by a simultaneous traversal of the tree against itself. The order is
+  /// deterministic for a given sequence of insertions, removals and moves.
+  template <class Callback>
+  TreeQueryStats find_pairs(Callback&& callback) const;
+  /// The same, into `pairs` (cleared first).
+  TreeQueryStats find_pairs(std::vector<ProxyPair>& pairs) const;
+
+  /// Longest root-to-leaf path in edges: 0 for an empty tree or a single proxy.
+  int height() const;
+  std::size_t proxy_count() const { return proxy_count_; }
+  /// Nodes in use: 2 proxy_count - 1, or 0.
+  std::size_t node_count() const { return proxy_count_ == 0 ? 0 : 2 * proxy_count_ - 1; }
+
+  /// Checks every invariant: parent and child links agree, leaf count and free list account for
+  /// every node, each inner box is exactly the union of its children's, each height is one more
+  /// than its taller child's, and sibling heights differ by at most kMaxHeightDifference. For
+  /// tests; linear time.
+  bool validate() const;
+
+  /// Nodes touched by insert, remove and move since construction or the last reset (the descent
+  /// to a sibling, the refit and rotations on the way up): the update work, counted.
+  std::uint64_t update_node_visits() const { return update_visits_; }
+  void reset_update_node_visits() { update_visits_ = 0; }
+
+ private:
+  struct Node {
+    /// Leaf: the fat box. Inner node: the union of the children's boxes.
+    Aabbf box;
+    std::uint64_t user = 0;
+    /// The parent, or for a free node the next free node.
+    std::uint32_t parent = kNullProxy;
+    /// Both kNullProxy for a leaf.
+    std::uint32_t child[2] = {kNullProxy, kNullProxy};
+    /// 0 for a leaf, -1 for a free node.
+    std::int32_t height = 0;
+
+    bool is_leaf() const { return child[0] == kNullProxy; }
+  };
+
+  Aabbf fatten(const Aabbf& box, Vec3f displacement, float margins) const;
+  std::uint32_t allocate_node();
+  void free_node(std::uint32_t index);
+  std::uint32_t choose_sibling(const Aabbf& box);
+  void insert_leaf(std::uint32_t leaf);
+  void remove_leaf(std::uint32_t leaf);
+  void refit_and_balance(std::uint32_t index);
+  std::uint32_t balance(std::uint32_t index);
+  void rotate_for_area(std::uint32_t index, int old_height);
+  void recompute(std::uint32_t index);
+  void replace_child(std::uint32_t parent, std::uint32_t old_child, std::uint32_t new_child);
+  bool is_live_leaf(std::uint32_t proxy) const;
+
+  DynamicTreeSettings settings_;
+  std::vector<Node> nodes_;
+  std::uint32_t root_ = kNullProxy;
+  std::uint32_t free_list_ = kNullProxy;
+  std::size_t proxy_count_ = 0;
+  std::uint64_t update_visits_ = 0;
+};
+
+namespace detail {
+
+/// Whether the ray meets `box` within [ray.tmin, tmax]; t_enter receives the entry parameter.
+/// The slab test of bvh::ray_vs_node, one box at a time, with the same conservative far scale.
+inline bool ray_enters_box(const Aabbf& box, const RayInverse<float>& ray, float tmax, float& t_enter) {
+  constexpr float kGamma3 = 3.0f * (kEpsilon<float> * 0.5f) / (1.0f - 3.0f * (kEpsilon<float> * 0.5f));
+  constexpr float kFarScale = 1.0f + 2.0f * kGamma3;
+  float t0 = ray.tmin, t1 = tmax;
+  for (int i = 0; i < 3; ++i) {
+    const float near_side = ray.sign[i] ? box.max[i] : box.min[i];
+    const float far_side = ray.sign[i] ? box.min[i] : box.max[i];
+    // Operand order drops the NaN of an origin on a face of a slab the ray is parallel to.
+    t0 = max(t0, (near_side - ray.origin[i]) * ray.inv_dir[i]);
+    t1 = min(t1, (far_side - ray.origin[i]) * ray.inv_dir[i] * kFarScale);
+  }
+  t_enter = t0;
+  return t0 <= t1;
+}
+
+}  // namespace detail
+
+template <class Callback>
+TreeQueryStats DynamicTree::query(const Aabbf& box, Callback&& callback) const {
+  TreeQueryStats stats;
+  if (root_ == kNullProxy || !box.is_valid()) return stats;
+  // Depth first: each pop pushes at most two, so the stack never holds more than height + 1.
+  std::uint32_t stack[kMaxDynamicTreeHeight + 2];
+  int top = 0;
+  stack[top++] = root_;
+  while (top > 0) {
+    const std::uint32_t index = stack[--top];
+    const Node& node = nodes_[index];
+    ++stats.node_visits;
+    if (!node.box.overlaps(box)) continue;
+    if (node.is_leaf()) {
+      ++stats.reported;
+      if (!callback(index)) break;
+      continue;
+    }
+    stack[top++] = node.child[1];
+    stack[top++] = node.child[0];
+  }
+  return stats;
+}
+
+template <class Callback>
+TreeQueryStats DynamicTree::ray_query(const Rayf& ray, Callback&& callback) const {
+  TreeQueryStats stats;
+  if (root_ == kNullProxy || !is_valid(ray)) return stats;
+  const RayInverse<float> inverse = RayInverse<float>::from_ray(ray);
+  float tmax = ray.tmax;
+  struct Entry {
+    std::uint32_t node;
+    float t;
+  };
+  Entry stack[kMaxDynamicTreeHeight + 2];
+  int top = 0;
+  float t_root;
+  if (!detail::ray_enters_box(nodes_[root_].box, inverse, tmax, t_root)) return stats;
+  stack[top++] = {root_, t_root};
+  while (top > 0) {
+    const Entry entry = stack[--top];
+    ++stats.node_visits;
+    if (entry.t > tmax) continue;  // tmax shrank since this entry was pushed
+    const Node& node = nodes_[entry.node];
+    if (node.is_leaf()) {
+      ++stats.reported;
+      const float next = callback(entry.node, tmax);
+      if (next < 0.0f) break;
+      tmax = min(tmax, next);  // keeps tmax for NaN
+      continue;
+    }
+    float t0, t1;
+    const bool hit0 = detail::ray_enters_box(nodes_[node.child[0]].box, inverse, tmax, t0);
+    const bool hit1 = detail::ray_enters_box(nodes_[node.child[1]].box, inverse, tmax, t1);
+    // The nearer child is pushed last so that it is popped first.
+    if (hit0 && hit1 && t1 <= t0) {
+      stack[top++] = {node.child[0], t0};
+      stack[top++] = {node.child[1], t1};
+      continue;
+    }
+    if (hit1) stack[top++] = {node.child[1], t1};
+    if (hit0) stack[top++] = {node.child[0], t0};
+  }
+  return stats;
+}
+
+template <class Callback>
+TreeQueryStats DynamicTree::find_pairs(Callback&& callback) const {
+  TreeQueryStats stats;
+  if (root_ == kNullProxy) return stats;
+  // An entry {a, a} stands for the pairs within subtree a, {a, b} for those between two disjoint
+  // subtrees. Depth first, each pending level of the self recursion leaves one entry and each
+  // level of a pair descent one more, so the stack holds at most about 3 height + 3 entries.
+  struct Entry {
+    std::uint32_t a, b;
+  };
+  constexpr int kStackSize = 4 * kMaxDynamicTreeHeight + 8;
+  Entry stack[kStackSize];
+  int top = 0;
+  stack[top++] = {root_, root_};
+  while (top > 0) {
+    HITSCAN_ASSERT(top + 3 <= kStackSize);
+    const Entry entry = stack[--top];
+    ++stats.node_visits;
+    const Node& a = nodes_[entry.a];
+    if (entry.a == entry.b) {
+      if (a.is_leaf()) continue;
+      stack[top++] = {a.child[0], a.child[0]};
+      stack[top++] = {a.child[1], a.child[1]};
+      stack[top++] = {a.child[0], a.child[1]};
+      continue;
+    }
+    const Node& b = nodes_[entry.b];
+    if (!a.box.overlaps(b.box)) continue;
+    if (a.is_leaf() && b.is_leaf()) {
+      ++stats.reported;
+      callback(std::min(entry.a, entry.b), std::max(entry.a, entry.b));
+      continue;
+    }
+    // Open the larger subtree, so that the two sides of a test stay of similar size.
+    if (b.is_leaf() || (!a.is_leaf() && a.box.surface_area() >= b.box.surface_area())) {
+      stack[top++] = {a.child[1], entry.b};
+      stack[top++] = {a.child[0], entry.b};
+    } else {
+      stack[top++] = {entry.a, b.child[1]};
+      stack[top++] = {entry.a, b.child[0]};
+    }
+  }
+  return stats;
+}
+
+}  // namespace hitscan::bvh
