@@ -2,7 +2,6 @@
 // children ordered by the distance from the point to their boxes, subtrees farther than the best
 // found so far skipped.
 
-#include <algorithm>
 #include <bit>
 #include <cmath>
 
@@ -76,7 +75,12 @@ MeshClosestPoint search(const MeshBvh::Data& d, Vec3f world_p, Vec3f local_p, fl
     for (int i = 0; i < bvh::kWideWidth; ++i) {
       if (node.child[i] != bvh::kEmptySlot && d2[i] * shrink_sq <= best_sq) order[n++] = i;
     }
-    std::sort(order, order + n, [&](int a, int b) { return d2[a] > d2[b]; });
+    for (int k = 1; k < n; ++k) {  // insertion sort, farthest first: at most 8 children
+      const int child = order[k];
+      int j = k;
+      for (; j > 0 && d2[order[j - 1]] < d2[child]; --j) order[j] = order[j - 1];
+      order[j] = child;
+    }
     for (int k = 0; k < n; ++k) stack[top++] = {node.child[order[k]], node.count[order[k]], d2[order[k]]};
   }
   if (!any) return best;

@@ -1,6 +1,8 @@
 #include "hitscan/query/collider.hpp"
 
+#include <algorithm>
 #include <cmath>
+#include <limits>
 #include <vector>
 
 namespace hitscan {
@@ -21,71 +23,78 @@ bool is_identity(const Mat3f& m) {
   return m.col[0] == identity.col[0] && m.col[1] == identity.col[1] && m.col[2] == identity.col[2];
 }
 
-Result<WorldShape> sphere_to_world(const Spheref& sphere, const Transformf& transform) {
+Status sphere_to_world(const Spheref& sphere, const Transformf& transform, WorldShape& out) {
   const float scale = uniform_scale(transform);
   if (!(sphere.radius >= 0.0f) || !is_finite(sphere.center)) return invalid("sphere: the centre or radius is not finite or is negative");
   if (!is_finite(scale)) return invalid("sphere: the transform's scale is not uniform");
-  return WorldShape{Spheref{transform.apply_point(sphere.center), sphere.radius * scale}};
+  out.emplace<Spheref>(Spheref{transform.apply_point(sphere.center), sphere.radius * scale});
+  return Status::success();
 }
 
 template <class Round>  // Capsule or Cylinder: a segment and a radius
-Result<WorldShape> round_to_world(const Round& shape, const Transformf& transform, const char* message) {
+Status round_to_world(const Round& shape, const Transformf& transform, const char* message, WorldShape& out) {
   const float scale = uniform_scale(transform);
   if (!(shape.radius >= 0.0f) || !is_finite(shape.a) || !is_finite(shape.b) || !is_finite(scale)) return invalid(message);
-  return WorldShape{Round{transform.apply_point(shape.a), transform.apply_point(shape.b), shape.radius * scale}};
+  out.emplace<Round>(Round{transform.apply_point(shape.a), transform.apply_point(shape.b), shape.radius * scale});
+  return Status::success();
 }
 
-Result<WorldShape> box_to_world(const Obbf& box, const Transformf& transform) {
+Status box_to_world(const Obbf& box, const Transformf& transform, WorldShape& out) {
   if (!is_finite(box.center) || !is_finite(box.half_extents) || !(min_component(box.half_extents) >= 0.0f)) {
     return invalid("box: the centre or half extents are not finite or are negative");
   }
   const Mat3f rotation = Mat3f::from_quat(transform.rotation);
   if (is_identity(box.rotation)) {
     // Any scale: it acts along the box's own axes. A mirror leaves a centred box the same box.
-    return WorldShape{Obbf{transform.apply_point(box.center), mul(box.half_extents, abs(transform.scale)), rotation}};
+    out.emplace<Obbf>(Obbf{transform.apply_point(box.center), mul(box.half_extents, abs(transform.scale)), rotation});
+    return Status::success();
   }
   const float scale = uniform_scale(transform);
   if (!is_finite(scale)) return invalid("box: a rotated box needs a uniform scale");
-  return WorldShape{Obbf{transform.apply_point(box.center), box.half_extents * scale, rotation * box.rotation}};
+  out.emplace<Obbf>(Obbf{transform.apply_point(box.center), box.half_extents * scale, rotation * box.rotation});
+  return Status::success();
 }
 
-Result<WorldShape> plane_to_world(const Planef& plane, const Transformf& transform) {
+Status plane_to_world(const Planef& plane, const Transformf& transform, WorldShape& out) {
   if (!is_finite(plane.normal) || !is_finite(plane.offset) || !(length(plane.normal) > 0.0f)) {
     return invalid("plane: the normal is zero or not finite");
   }
   const Vec3f n = normalize(plane.normal);
   const Vec3f on_plane = transform.apply_point(n * (plane.offset / length(plane.normal)));
   const Vec3f world_normal = transform.apply_normal(n);
-  return WorldShape{Planef{world_normal, dot(world_normal, on_plane)}};
+  out.emplace<Planef>(Planef{world_normal, dot(world_normal, on_plane)});
+  return Status::success();
 }
 
-Result<WorldShape> polygon_to_world(const ConvexPolygonf& polygon, const Transformf& transform) {
+Status polygon_to_world(const ConvexPolygonf& polygon, const Transformf& transform, WorldShape& out) {
   std::vector<Vec3f> vertices;
   for (const Vec3f& v : polygon.vertices()) vertices.push_back(transform.apply_point(v));
   // A mirroring transform reverses the winding; reversing it back keeps the front the front.
   if (transform.linear().determinant() < 0.0f) std::reverse(vertices.begin(), vertices.end());
   Result<ConvexPolygonf> world = ConvexPolygonf::make(vertices);
   if (!world) return world.status();
-  return WorldShape{std::move(world).value()};
+  out.emplace<ConvexPolygonf>(std::move(world).value());
+  return Status::success();
 }
 
 }  // namespace
 
-Result<WorldShape> to_world(const ColliderShape& shape, const Transformf& transform) {
+Status to_world(const ColliderShape& shape, const Transformf& transform, WorldShape& out) {
   if (!transform.is_invertible()) return invalid("the collider's transform is not invertible");
-  if (const auto* s = std::get_if<Spheref>(&shape)) return sphere_to_world(*s, transform);
-  if (const auto* b = std::get_if<Obbf>(&shape)) return box_to_world(*b, transform);
+  if (const auto* s = std::get_if<Spheref>(&shape)) return sphere_to_world(*s, transform, out);
+  if (const auto* b = std::get_if<Obbf>(&shape)) return box_to_world(*b, transform, out);
   if (const auto* c = std::get_if<Capsulef>(&shape)) {
-    return round_to_world(*c, transform, "capsule: not finite, a negative radius, or a scale that is not uniform");
+    return round_to_world(*c, transform, "capsule: not finite, a negative radius, or a scale that is not uniform", out);
   }
   if (const auto* c = std::get_if<Cylinderf>(&shape)) {
-    return round_to_world(*c, transform, "cylinder: not finite, a negative radius, or a scale that is not uniform");
+    return round_to_world(*c, transform, "cylinder: not finite, a negative radius, or a scale that is not uniform", out);
   }
-  if (const auto* p = std::get_if<Planef>(&shape)) return plane_to_world(*p, transform);
-  if (const auto* p = std::get_if<ConvexPolygonf>(&shape)) return polygon_to_world(*p, transform);
+  if (const auto* p = std::get_if<Planef>(&shape)) return plane_to_world(*p, transform, out);
+  if (const auto* p = std::get_if<ConvexPolygonf>(&shape)) return polygon_to_world(*p, transform, out);
   const MeshShape& mesh = std::get<MeshShape>(shape);
   if (!mesh) return invalid("mesh: the mesh is null");
-  return WorldShape{WorldMesh{mesh, transform}};
+  out.emplace<WorldMesh>(WorldMesh{mesh, transform});
+  return Status::success();
 }
 
 Aabbf world_bounds(const WorldShape& shape) {

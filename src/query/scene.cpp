@@ -33,8 +33,8 @@ Scene& Scene::operator=(Scene&&) noexcept = default;
 
 Result<ColliderId> Scene::add(ColliderDesc desc) {
   if (Status layer = check_layer(desc.layer); !layer.ok()) return layer;
-  Result<WorldShape> world = to_world(desc.shape, desc.transform);
-  if (!world) return world.status();
+  WorldShape world;
+  if (Status converted = to_world(desc.shape, desc.transform, world); !converted.ok()) return converted;
   State& s = *state_;
   std::lock_guard lock(s.edit_mutex);
   std::uint32_t slot;
@@ -51,7 +51,7 @@ Result<ColliderId> Scene::add(ColliderDesc desc) {
   }
   PendingSlot& p = s.slots[slot];
   p.desc = std::move(desc);
-  p.world = std::move(world).value();
+  p.world = std::move(world);
   if (!p.dirty) s.dirty_slots.push_back(slot);
   p.dirty = true;
   return make_collider_id(slot, p.generation);
@@ -84,10 +84,10 @@ Status edit(Scene::State& s, ColliderId id, Change&& change) {
   ColliderDesc desc = p.desc;
   change(desc);
   if (Status layer = check_layer(desc.layer); !layer.ok()) return layer;
-  Result<WorldShape> world = to_world(desc.shape, desc.transform);
-  if (!world) return world.status();
+  WorldShape world;
+  if (Status converted = to_world(desc.shape, desc.transform, world); !converted.ok()) return converted;
   p.desc = std::move(desc);
-  p.world = std::move(world).value();
+  p.world = std::move(world);
   if (!p.dirty) s.dirty_slots.push_back(*slot);
   p.dirty = true;
   return Status::success();

@@ -53,10 +53,10 @@ using WorldMesh = MeshInstance;
 /// The shape of a collider in world coordinates, as the queries test it.
 using WorldShape = std::variant<Spheref, Obbf, Capsulef, Cylinderf, Planef, ConvexPolygonf, WorldMesh>;
 
-/// The world form of a local shape under `transform`. Fails with invalid_argument for a
-/// transform that is not invertible, a scale the shape cannot take (see the file comment), a null
-/// mesh, non-finite shape parameters or a negative radius.
-Result<WorldShape> to_world(const ColliderShape& shape, const Transformf& transform);
+/// The world form of a local shape under `transform`, into `out`. Fails with invalid_argument
+/// (leaving `out` as it was) for a transform that is not invertible, a scale the shape cannot take
+/// (see the file comment), a null mesh, non-finite shape parameters or a negative radius.
+Status to_world(const ColliderShape& shape, const Transformf& transform, WorldShape& out);
 
 /// The world box of a world shape; planes are unbounded (the box from -inf to +inf).
 Aabbf world_bounds(const WorldShape& shape);
