@@ -100,6 +100,14 @@ class DynamicTree {
   template <class Callback>
   TreeQueryStats ray_query(const Rayf& ray, Callback&& callback) const;
 
+  /// Calls `callback(proxy, best) -> float` for the proxies whose fat box lies within sqrt(best)
+  /// of `point` (best starting at max_distance_squared, inclusive), nearer boxes first. The callback
+  /// returns the new squared distance bound: the current one to go on, a smaller one once it
+  /// found something nearer (boxes farther than it are then skipped), a negative one to stop. For
+  /// closest-point searches. A non-finite point or a NaN bound visits nothing.
+  template <class Callback>
+  TreeQueryStats nearest_query(Vec3f point, float max_distance_squared, Callback&& callback) const;
+
   /// Calls `callback(a, b)` once for every unordered pair of proxies whose fat boxes overlap,
   /// with a < b, by a simultaneous traversal of the tree against itself. The order is
   /// deterministic for a given sequence of insertions, removals and moves.
@@ -244,6 +252,52 @@ TreeQueryStats DynamicTree::ray_query(const Rayf& ray, Callback&& callback) cons
     }
     if (hit1) stack[top++] = {node.child[1], t1};
     if (hit0) stack[top++] = {node.child[0], t0};
+  }
+  return stats;
+}
+
+namespace detail {
+
+/// Squared distance from p to the box (0 inside).
+inline float distance_squared(const Aabbf& box, Vec3f p) {
+  const Vec3f d = max(max(box.min - p, p - box.max), Vec3f{});
+  return dot(d, d);
+}
+
+}  // namespace detail
+
+template <class Callback>
+TreeQueryStats DynamicTree::nearest_query(Vec3f point, float max_distance_squared, Callback&& callback) const {
+  TreeQueryStats stats;
+  if (root_ == kNullProxy || !is_finite(point) || !(max_distance_squared >= 0.0f)) return stats;
+  float best = max_distance_squared;
+  struct Entry {
+    std::uint32_t node;
+    float d2;
+  };
+  Entry stack[kMaxDynamicTreeHeight + 2];
+  int top = 0;
+  stack[top++] = {root_, detail::distance_squared(nodes_[root_].box, point)};
+  while (top > 0) {
+    const Entry entry = stack[--top];
+    ++stats.node_visits;
+    if (entry.d2 > best) continue;  // the bound shrank since this entry was pushed
+    const Node& node = nodes_[entry.node];
+    if (node.is_leaf()) {
+      ++stats.reported;
+      const float next = callback(entry.node, best);
+      if (next < 0.0f) break;
+      best = min(best, next);  // keeps best for NaN
+      continue;
+    }
+    const float d0 = detail::distance_squared(nodes_[node.child[0]].box, point);
+    const float d1 = detail::distance_squared(nodes_[node.child[1]].box, point);
+    // The nearer child is pushed last so that it is popped first.
+    const bool first_is_nearer = d0 <= d1;
+    const Entry nearer{node.child[first_is_nearer ? 0 : 1], first_is_nearer ? d0 : d1};
+    const Entry farther{node.child[first_is_nearer ? 1 : 0], first_is_nearer ? d1 : d0};
+    if (farther.d2 <= best) stack[top++] = farther;
+    if (nearer.d2 <= best) stack[top++] = nearer;
   }
   return stats;
 }

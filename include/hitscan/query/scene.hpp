@@ -1,6 +1,7 @@
 #pragma once
 /// Scene: colliders and the queries users know from game engines — raycast, raycast_any,
-/// raycast_all — with layer masks, a distance limit, face modes, filters and batches.
+/// raycast_all, closest_point — with layer masks, a distance limit, face modes, filters and
+/// batches.
 ///
 /// Editing and committing. add, remove and the set_ functions record changes; commit makes them
 /// visible to queries, all at once. Until then queries see the scene as of the last commit, so a
@@ -76,6 +77,14 @@ class Scene {
   /// The same into a caller's buffer: the nearest hits that fit, and how many there were.
   RaycastAllCount raycast_all(const QueryRay& ray, std::span<QueryHit> buffer, const QueryOptions& options = {},
                               QueryStats* stats = nullptr) const;
+
+  /// The nearest surface point of the scene to p within options.max_distance (inclusive), through
+  /// the layer mask and filter (faces do not apply). With options.solid, a p inside a solid is its
+  /// own closest point (distance 0, kQueryStartedInside); without, the nearest point of the
+  /// solid's surface. normal points from the surface to p (the face normal when p is on it),
+  /// primitive, u, v and feature describe a mesh triangle's point. A non-finite p, or a negative
+  /// or NaN max_distance, finds nothing.
+  QueryHit closest_point(Vec3f p, const QueryOptions& options = {}, QueryStats* stats = nullptr) const;
 
   /// hits[i] = raycast(rays[i], options) over `executor` (the default pool when null), identical
   /// to one at a time, without allocating per ray. invalid_argument when the spans differ in size.
