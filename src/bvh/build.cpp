@@ -62,6 +62,15 @@ struct Bin {
   Box4 bounds() const { return {Float4::load(lo), Float4::load(hi)}; }
 };
 
+/// A primitive as the builder moves it around: its box and its index, kept together so that binning
+/// and partitioning read memory in order.
+struct PrimRef {
+  Box4 box;
+  std::uint32_t id;
+
+  Float4 center() const { return (box.lo + box.hi) * Float4(0.5f); }
+};
+
 struct Split {
   int axis = -1;
   std::uint32_t bin = 0;  // primitives in bins [0, bin] go left
@@ -84,24 +93,20 @@ class Builder {
 
   BinaryBvh build() {
     BinaryBvh bvh;
-    boxes_.resize(bounds_.size());
-    centers_.resize(bounds_.size());
     for (std::uint32_t i = 0; i < bounds_.size(); ++i) {
       const Aabbf& b = bounds_[i];
       if (!b.is_valid() || !is_finite(b.min) || !is_finite(b.max)) continue;
-      bvh.primitive_order.push_back(i);
-      boxes_[i] = {Float4(b.min.x, b.min.y, b.min.z, 0.0f), Float4(b.max.x, b.max.y, b.max.z, 0.0f)};
-      centers_[i] = b.center();
+      refs_.push_back({{Float4(b.min.x, b.min.y, b.min.z, 0.0f), Float4(b.max.x, b.max.y, b.max.z, 0.0f)}, i});
     }
-    if (bvh.primitive_order.empty()) return bvh;
-    order_ = &bvh.primitive_order;
-    bvh.nodes.reserve(2 * order_->size());
+    if (refs_.empty()) return bvh;
+    bvh.primitive_order.resize(refs_.size());
+    bvh.nodes.reserve(2 * refs_.size());
     bvh.nodes.push_back({});
 
     // Top levels on this thread; subtrees at or below the threshold are deferred and then built
     // independently (they own disjoint ranges of primitive_order) and spliced in, in a fixed
     // order. The threshold depends only on the input, so the tree is the same on any executor.
-    const auto total = static_cast<std::uint32_t>(order_->size());
+    const auto total = static_cast<std::uint32_t>(refs_.size());
     const std::uint32_t defer_at = std::max<std::uint32_t>(total / 64, 4096);
     std::vector<Task> deferred;
     std::vector<Task> stack{{0, 0, total, 0}};
@@ -114,7 +119,7 @@ class Builder {
       }
       split_or_leaf(task, bvh.nodes, stack);
     }
-    if (deferred.empty()) return bvh;
+    if (deferred.empty()) return finish(bvh);
 
     std::vector<std::vector<BinaryNode>> subtrees(deferred.size());
     SerialExecutor serial;
@@ -140,17 +145,21 @@ class Builder {
       bvh.nodes[deferred[i].node] = relocate(subtrees[i][0]);
       for (std::size_t k = 1; k < subtrees[i].size(); ++k) bvh.nodes.push_back(relocate(subtrees[i][k]));
     }
-    return bvh;
+    return finish(bvh);
   }
 
  private:
+  BinaryBvh& finish(BinaryBvh& bvh) const {
+    for (std::size_t i = 0; i < refs_.size(); ++i) bvh.primitive_order[i] = refs_[i].id;
+    return bvh;
+  }
+
   void split_or_leaf(const Task& task, std::vector<BinaryNode>& nodes, std::vector<Task>& stack) {
-    const std::vector<std::uint32_t>& order = *order_;
     Box4 box, centroids;
     for (std::uint32_t i = task.begin; i < task.end; ++i) {
-      const Box4& b = boxes_[order[i]];
-      box.grow(b);
-      const Float4 c = (b.lo + b.hi) * Float4(0.5f);
+      const PrimRef& ref = refs_[i];
+      box.grow(ref.box);
+      const Float4 c = ref.center();
       centroids.lo = min(centroids.lo, c);
       centroids.hi = max(centroids.hi, c);
     }
@@ -214,14 +223,12 @@ class Builder {
     for (auto& axis_bins : bins) {
       for (std::uint32_t b = 0; b < k; ++b) axis_bins[b].clear();
     }
-    const std::vector<std::uint32_t>& order = *order_;
     for (std::uint32_t i = task.begin; i < task.end; ++i) {
-      const std::uint32_t p = order[i];
-      const Box4& b = boxes_[p];
-      const Vec3f& c = centers_[p];
-      const float centre[3] = {c.x, c.y, c.z};
+      const PrimRef& ref = refs_[i];
+      alignas(16) float centre[4];
+      ref.center().store(centre);
       for (int axis = 0; axis < 3; ++axis) {
-        bins[axis][bin_of(centre[axis], lo[axis], scale[axis])].add(b);
+        bins[axis][bin_of(centre[axis], lo[axis], scale[axis])].add(ref.box);
       }
     }
     Split best;
@@ -254,30 +261,35 @@ class Builder {
     const int axis = split.axis;
     const float lo = center_bounds.min[axis];
     const float scale = static_cast<float>(settings_.bin_count) / (center_bounds.max[axis] - lo);
-    auto first = order_->begin() + task.begin, last = order_->begin() + task.end;
+    auto first = refs_.begin() + task.begin, last = refs_.begin() + task.end;
     // In place and deterministic; the order within a side does not matter to the tree's quality.
-    auto mid = std::partition(first, last, [&](std::uint32_t p) {
-      const float c = axis == 0 ? centers_[p].x : (axis == 1 ? centers_[p].y : centers_[p].z);
-      return bin_of(c, lo, scale) <= split.bin;
+    auto mid = std::partition(first, last, [&](const PrimRef& ref) {
+      alignas(16) float c[4];
+      ref.center().store(c);
+      return bin_of(c[axis], lo, scale) <= split.bin;
     });
-    return static_cast<std::uint32_t>(mid - order_->begin());
+    return static_cast<std::uint32_t>(mid - refs_.begin());
   }
 
   std::uint32_t median_split(const Task& task, const Aabbf& center_bounds) {
     const int axis = max_dimension(center_bounds.extent());
     const std::uint32_t middle = task.begin + (task.end - task.begin) / 2;
-    std::nth_element(order_->begin() + task.begin, order_->begin() + middle, order_->begin() + task.end,
-                     [&](std::uint32_t a, std::uint32_t b) {
-                       return centers_[a][axis] < centers_[b][axis] || (centers_[a][axis] == centers_[b][axis] && a < b);
+    auto centre = [axis](const PrimRef& ref) {
+      alignas(16) float c[4];
+      ref.center().store(c);
+      return c[axis];
+    };
+    std::nth_element(refs_.begin() + task.begin, refs_.begin() + middle, refs_.begin() + task.end,
+                     [&](const PrimRef& a, const PrimRef& b) {
+                       const float ca = centre(a), cb = centre(b);
+                       return ca < cb || (ca == cb && a.id < b.id);
                      });
     return middle;
   }
 
   std::span<const Aabbf> bounds_;
   BuildSettings settings_;
-  std::vector<Box4> boxes_;
-  std::vector<Vec3f> centers_;
-  std::vector<std::uint32_t>* order_ = nullptr;
+  std::vector<PrimRef> refs_;
   Executor* executor_ = nullptr;
 };
 
