@@ -5,6 +5,7 @@
 #include <cmath>
 
 #include "hitscan/geometry/closest_point.hpp"
+#include "cylinder_closest_point.hpp"
 #include "scene_state.hpp"
 
 namespace hitscan {
@@ -51,39 +52,11 @@ SurfacePoint boundary_from_inside(const WorldShape& shape, Vec3f p) {
     s.point = box->center + box->rotation * on_face;
     s.face_normal = box->rotation.col[axis] * side;
   } else {
-    const Cylinderf& c = std::get<Cylinderf>(shape);
-    const Vec3f axis = c.b - c.a;
-    const float length_axis = length(axis);
-    const Vec3f u = axis / length_axis;
-    const float along = dot(p - c.a, u);
-    const Vec3f radial = p - c.a - u * along;
-    const float radial_length = length(radial);
-    const float to_side = c.radius - radial_length, to_bottom = along, to_top = length_axis - along;
-    if (to_side <= to_bottom && to_side <= to_top) {
-      s.face_normal = direction_or(radial, direction_or(cross(u, {1, 0, 0}), direction_or(cross(u, {0, 1, 0}), {1, 0, 0})));
-      s.point = c.a + u * along + s.face_normal * c.radius;
-    } else {
-      s.face_normal = to_bottom < to_top ? -u : u;
-      s.point = p + s.face_normal * min(to_bottom, to_top);
-    }
+    const CylinderBoundaryPoint b = cylinder_boundary_from_inside(std::get<Cylinderf>(shape), p);
+    s.point = b.point;
+    s.face_normal = b.outward_normal;
   }
   return s;
-}
-
-// Closest point of the solid cylinder to p (p itself when inside).
-SolidClosestPoint<float> closest_point_on_cylinder(const Cylinderf& c, Vec3f p) {
-  const Vec3f axis = c.b - c.a;
-  const float length_axis = length(axis);
-  if (!(length_axis > 0.0f)) return {c.a, false};
-  const Vec3f u = axis / length_axis;
-  const float along = dot(p - c.a, u);
-  const Vec3f radial = p - c.a - u * along;
-  const float radial_length = length(radial);
-  const bool inside = along >= 0.0f && along <= length_axis && radial_length <= c.radius;
-  if (inside) return {p, true};
-  const float clamped = clamp(along, 0.0f, length_axis);
-  const Vec3f r = radial_length > c.radius ? radial * (c.radius / radial_length) : radial;
-  return {c.a + u * clamped + r, false};
 }
 
 // Closest point of a convex polygon to p: the projection when it falls inside, else the nearest

@@ -72,6 +72,9 @@ struct QueryOptions {
   /// false: solids are shells, and such a ray hits where it leaves (kQueryExit).
   bool solid = true;
   QueryFilter filter{};
+  /// Overlap queries: also compute each touching collider's contact (OverlapHit::contact). Off by
+  /// default: deciding touch alone is cheaper. Other queries ignore it.
+  bool contacts = false;
 };
 
 /// What a query did, counted; filled only when the caller passes a QueryStats.

@@ -21,6 +21,7 @@
 
 #include "hitscan/executor.hpp"
 #include "hitscan/query/collider.hpp"
+#include "hitscan/query/overlap.hpp"
 #include "hitscan/query/query_hit.hpp"
 #include "hitscan/status.hpp"
 
@@ -85,6 +86,42 @@ class Scene {
   /// primitive, u, v and feature describe a mesh triangle's point. A non-finite p, or a negative
   /// or NaN max_distance, finds nothing.
   QueryHit closest_point(Vec3f p, const QueryOptions& options = {}, QueryStats* stats = nullptr) const;
+
+  /// Every collider the sphere touches (overlaps, or lies within the contact tolerance of), through
+  /// the layer mask and filter, into `out` (cleared first) in collider id order; returns the
+  /// count. max_distance, faces and solid do not apply: solids are solid, planes, polygons and
+  /// meshes are two-sided surfaces (a shape wholly inside a closed mesh touches none of its
+  /// triangles). With options.contacts each hit carries its contact (see OverlapHit). The pairs:
+  /// - sphere, box, capsule colliders and convex polygons (as a fan of triangles): the exact pair
+  ///   kernels of geometry/contact_*.hpp; a polygon's contact is that of its deepest triangle;
+  /// - planes: the query shape's extent along the normal against the offset, exact;
+  /// - cylinders: a sphere by the closest point of the solid cylinder, exact with contacts; a box
+  ///   or a capsule by the GJK distance of box or core segment to the cylinder (touching when it
+  ///   is within tolerance, plus the capsule's radius), exact; the contact when they are apart or
+  ///   only the capsule's rounding overlaps, but none (has_contact = false) when the box or the
+  ///   capsule's core itself overlaps the cylinder. A cylinder with a == b touches nothing.
+  /// - meshes: with a uniform positive scale, the query shape taken into the mesh's frame and
+  ///   mesh/mesh_contact.hpp's BVH walk; under a non-uniform or mirroring scale, every triangle
+  ///   taken to the world and tested with the pair kernel (exact, linear in the mesh's size).
+  /// A query shape with a NaN or infinite coordinate, or a negative or NaN radius, touches
+  /// nothing. Safe from any number of threads, like every query.
+  std::size_t overlap_sphere(const Spheref& sphere, std::vector<OverlapHit>& out, const QueryOptions& options = {},
+                             QueryStats* stats = nullptr) const;
+  /// The same for an oriented box (its rotation expected orthonormal; negative or NaN half
+  /// extents touch nothing).
+  std::size_t overlap_box(const Obbf& box, std::vector<OverlapHit>& out, const QueryOptions& options = {},
+                          QueryStats* stats = nullptr) const;
+  /// The same for a capsule.
+  std::size_t overlap_capsule(const Capsulef& capsule, std::vector<OverlapHit>& out, const QueryOptions& options = {},
+                              QueryStats* stats = nullptr) const;
+  /// The same into a caller's buffer: the first hits (in collider id order) that fit, and how many
+  /// there were.
+  OverlapCount overlap_sphere(const Spheref& sphere, std::span<OverlapHit> buffer, const QueryOptions& options = {},
+                              QueryStats* stats = nullptr) const;
+  OverlapCount overlap_box(const Obbf& box, std::span<OverlapHit> buffer, const QueryOptions& options = {},
+                           QueryStats* stats = nullptr) const;
+  OverlapCount overlap_capsule(const Capsulef& capsule, std::span<OverlapHit> buffer, const QueryOptions& options = {},
+                               QueryStats* stats = nullptr) const;
 
   /// hits[i] = raycast(rays[i], options) over `executor` (the default pool when null), identical
   /// to one at a time, without allocating per ray. invalid_argument when the spans differ in size.

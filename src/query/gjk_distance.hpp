@@ -1,0 +1,45 @@
+#pragma once
+// The distance between two convex solids given by their support functions, by the
+// Gilbert-Johnson-Keerthi algorithm (Gilbert, Johnson, Keerthi 1988; the simplex solver of
+// Ericson, Real-Time Collision Detection, 2005, 9.5 and 5.1, and van den Bergen's termination
+// test, "A Fast and Robust GJK Implementation for Collision Detection of Convex Objects", 1999).
+// Private to the query layer: the scene's overlap queries use it for the pairs that have no
+// analytic kernel (box and capsule against cylinder). Computed in double, so that the distance of
+// float shapes is exact to far below float's own rounding. The direction between the closest
+// points converges more slowly where the distance is flat (a face against a cylinder's rim): there
+// it is good to about the square root of the distance's precision relative to the shapes' size.
+
+#include "hitscan/geometry/shapes.hpp"
+
+namespace hitscan {
+
+// A convex solid the GJK walk can query: an oriented box, a capped cylinder or a segment (the
+// core of a capsule; its radius is added by the caller).
+struct ConvexSupport {
+  enum class Kind { box, cylinder, segment };
+  Kind kind = Kind::segment;
+  Vec3<double> center{};     // box
+  Vec3<double> axes[3]{};    // box: columns of the rotation scaled by the half extents
+  Vec3<double> a{}, b{};     // cylinder, segment
+  double radius = 0;         // cylinder
+
+  static ConvexSupport from(const Obbf& box);
+  static ConvexSupport from(const Cylinderf& cylinder);
+  static ConvexSupport from(const Segmentf& segment);
+
+  // The point of the solid furthest along d (any point of it for d = 0).
+  Vec3<double> support(Vec3<double> d) const;
+  // A point inside the solid, to start the walk from.
+  Vec3<double> inner_point() const;
+};
+
+struct GjkDistance {
+  // 0 when the solids meet (to within the solver's precision, a few ulps of double at their size).
+  double distance = 0;
+  // Closest points of A and B (equal, somewhere in the intersection, when the distance is 0).
+  Vec3<double> point_on_a{}, point_on_b{};
+};
+
+GjkDistance gjk_distance(const ConvexSupport& a, const ConvexSupport& b);
+
+}  // namespace hitscan
