@@ -20,8 +20,10 @@ namespace {
 // The kernel ray of a query ray: unit direction, so that t is a world distance, over
 // [0, the smaller distance limit]. False for a ray that can hit nothing.
 bool prepare(const QueryRay& query, const QueryOptions& options, Rayf& ray) {
+  // Each limit checked on its own: min() would drop a NaN.
+  if (!(query.max_distance >= 0.0f) || !(options.max_distance >= 0.0f)) return false;
   const float limit = min(query.max_distance, options.max_distance);
-  if (!is_finite(query.origin) || !is_finite(query.direction) || !(limit >= 0.0f)) return false;
+  if (!is_finite(query.origin) || !is_finite(query.direction)) return false;
   const Vec3f unit = normalize(query.direction);
   if (unit == Vec3f{}) return false;
   ray = {query.origin, unit, 0.0f, limit};

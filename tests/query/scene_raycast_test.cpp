@@ -289,6 +289,9 @@ TEST(SceneRaycast, BadRaysMissWithoutCrashing) {
     EXPECT_FALSE(r.scene.raycast_any(q));
     EXPECT_EQ(r.scene.raycast_all(q, all), 0u);
   }
+  QueryOptions nan_limit;
+  nan_limit.max_distance = nan;
+  EXPECT_FALSE(r.scene.raycast({{0, 0, -30}, {0, 0, 1}}, nan_limit).hit);
   // A tiny direction is a direction.
   EXPECT_EQ(r.scene.raycast({{0, 0, -30}, {0, 0, 1e-30f}}).hit, r.scene.raycast({{0, 0, -30}, {0, 0, 1}}).hit);
 }
