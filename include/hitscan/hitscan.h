@@ -1,0 +1,339 @@
+#ifndef HITSCAN_HITSCAN_H
+#define HITSCAN_HITSCAN_H
+/*
+ * hitscan's C API: scenes of colliders and ray queries against them, for C and for any language
+ * that calls C. Every name starts with hs_ or HS_; the scene and the shared mesh are opaque
+ * handles; every other type is a plain struct with an hs_..._default() initialiser.
+ *
+ * Errors. Every function that can fail returns an hs_status. On failure it also records a
+ * message for the calling thread (hs_last_error) and calls the error callback, if one is set
+ * (hs_set_error_callback); every non-null output of a single value then holds its "nothing" value
+ * (HS_NO_COLLIDER, a miss, 0, a null handle), and output arrays are left as they were. No C++
+ * exception and no abort crosses this boundary: null pointers, bad counts, out-of-range indices
+ * and stale ids are errors, and running out of memory is HS_OUT_OF_MEMORY. The library never
+ * prints.
+ *
+ * Data as it comes. Ray data that can hit nothing is a miss, not an error, so that one bad ray
+ * does not fail a batch: a NaN or infinite origin or direction, a zero direction, a NaN or
+ * negative ray max_distance. Descriptions that are stored (shapes, transforms, meshes, layers)
+ * and query options are checked, and a NaN there is HS_INVALID_ARGUMENT.
+ *
+ * Threads. Queries on a scene are safe from any number of threads at once. Edits (add, remove,
+ * set_...) may run beside queries and become visible all at once at hs_scene_commit, which waits
+ * for the queries under way; a batch counts as one query. Filter callbacks run on the querying
+ * threads (several at once in a batch) while the scene is held for reading: they must not edit,
+ * commit or destroy that scene, and must not unwind (C++ exceptions, longjmp) through the library.
+ *
+ * Conventions. Right-handed, any unit; distances are world distances along the ray's normalised
+ * direction. A transform maps a collider's local frame to the world: scale, then rotate, then
+ * translate. Spheres, capsules, cylinders and rotated boxes take only a uniform scale; meshes,
+ * planes, polygons and unrotated boxes take any non-zero scale, mirrors included.
+ */
+
+#include <stddef.h>
+#include <stdint.h>
+
+#if defined(__GNUC__)
+#define HS_API __attribute__((visibility("default")))
+#else
+#define HS_API
+#endif
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ---- status and errors ------------------------------------------------------------------------ */
+
+typedef enum hs_status {
+  HS_OK = 0,
+  HS_INVALID_ARGUMENT = 1, /* a null pointer, a NaN, a negative radius, an unknown enum value, ... */
+  HS_DEGENERATE = 2,       /* geometry with no area where some is required (a collinear polygon) */
+  HS_NOT_FOUND = 3,        /* an id that names no collider: removed, stale or never issued */
+  HS_OUT_OF_RANGE = 4,     /* a count or index beyond what is given or what can be held */
+  HS_OUT_OF_MEMORY = 5,
+  HS_INTERNAL = 6          /* a failure inside the library that the caller could not have caused */
+} hs_status;
+
+/* Short stable name of a status, e.g. "HS_NOT_FOUND"; "HS_UNKNOWN" for a value not listed. */
+HS_API const char* hs_status_name(hs_status status);
+
+/* The message of the calling thread's most recent failure, e.g. "hs_scene_remove: collider 7 does
+ * not exist (removed, or never added)"; "" when no call has failed on this thread. Successful calls
+ * leave it as it is. The text stays valid until the next failure on the same thread. */
+HS_API const char* hs_last_error(void);
+
+/* Called on every failure, on the failing thread (so possibly on several threads at once), after
+ * hs_last_error has been updated. */
+typedef void (*hs_error_callback)(hs_status status, const char* message, void* user);
+
+/* Sets the process-wide error callback; a null callback removes it. */
+HS_API void hs_set_error_callback(hs_error_callback callback, void* user);
+
+/* ---- plain types -------------------------------------------------------------------------------- */
+
+/* Colliders are named by 32-bit ids. A removed collider's id goes stale and is then HS_NOT_FOUND,
+ * until its slot has been removed from 256 times and the id comes round again. */
+#define HS_NO_COLLIDER 0xFFFFFFFFu
+/* hs_hit.primitive of a hit on an analytic shape. */
+#define HS_NO_PRIMITIVE 0xFFFFFFFFu
+/* Layers are 0 .. HS_LAYER_COUNT - 1; a layer mask has bit i set to see layer i. */
+#define HS_LAYER_COUNT 32u
+#define HS_ALL_LAYERS 0xFFFFFFFFu
+
+/* The all-zero value {0} is the zero vector. */
+typedef struct hs_vec3 {
+  float x, y, z;
+} hs_vec3;
+
+/* A rotation as a quaternion w + xi + yj + zk. It need not be unit length: the library normalises
+ * it. A zero or non-finite quaternion is HS_INVALID_ARGUMENT. */
+typedef struct hs_quat {
+  float w, x, y, z;
+} hs_quat;
+
+/* The identity rotation {1, 0, 0, 0}. */
+HS_API hs_quat hs_quat_default(void);
+
+/* x_world = rotation * (scale * x_local) + translation. The scale must be finite and non-zero on
+ * every axis. */
+typedef struct hs_transform {
+  hs_quat rotation;
+  hs_vec3 translation;
+  hs_vec3 scale;
+} hs_transform;
+
+/* The identity transform: no rotation, no translation, scale 1. */
+HS_API hs_transform hs_transform_default(void);
+
+/* A ray from origin along direction (any non-zero length; it is normalised), up to max_distance
+ * (world units), which limits the query on top of hs_query_options.max_distance. */
+typedef struct hs_ray {
+  hs_vec3 origin;
+  hs_vec3 direction;
+  float max_distance;
+} hs_ray;
+
+/* From the origin along +z, without limit. */
+HS_API hs_ray hs_ray_default(void);
+
+/* hs_hit.flags */
+#define HS_HIT_STARTED_INSIDE 0x1u /* the ray started inside a solid: distance 0 */
+#define HS_HIT_BACK_FACE 0x2u      /* an open surface (triangle, plane, polygon) met from behind */
+#define HS_HIT_EXIT 0x4u           /* where the ray leaves a solid (hs_raycast_all; solid = 0) */
+
+/* Where on a primitive a hit lies: triangles report an edge or a vertex when the barycentrics put
+ * the hit exactly there; analytic shapes report a face. */
+typedef enum hs_feature { HS_FEATURE_FACE = 0, HS_FEATURE_EDGE = 1, HS_FEATURE_VERTEX = 2 } hs_feature;
+
+/* One hit. A miss has hit = 0, distance = +inf, collider = HS_NO_COLLIDER and
+ * primitive = HS_NO_PRIMITIVE. */
+typedef struct hs_hit {
+  int hit;            /* 1 for a hit, 0 for a miss */
+  uint32_t flags;     /* HS_HIT_... bits */
+  hs_feature feature;
+  float distance;     /* world distance from the ray's origin */
+  hs_vec3 point;      /* world point of the hit */
+  hs_vec3 normal;     /* unit contact normal, facing the ray */
+  hs_vec3 face_normal; /* unit normal of the surface: outward for solids, the front for open surfaces */
+  uint32_t collider;  /* id of the collider hit */
+  uint64_t user_id;   /* the collider's user id */
+  uint32_t primitive; /* meshes: the triangle's index; HS_NO_PRIMITIVE for analytic shapes */
+  float u, v;         /* meshes: barycentrics, point = (1 - u - v) v0 + u v1 + v v2 */
+} hs_hit;
+
+/* A miss. */
+HS_API hs_hit hs_hit_default(void);
+
+/* ---- shapes ------------------------------------------------------------------------------------- */
+
+typedef enum hs_shape_type {
+  HS_SHAPE_SPHERE = 0,
+  HS_SHAPE_BOX = 1,
+  HS_SHAPE_CAPSULE = 2,
+  HS_SHAPE_CYLINDER = 3,
+  HS_SHAPE_PLANE = 4,
+  HS_SHAPE_CONVEX_POLYGON = 5
+} hs_shape_type;
+
+typedef struct hs_sphere {
+  hs_vec3 center;
+  float radius; /* >= 0 */
+} hs_sphere;
+
+/* The points center + rotation * p with |p.i| <= half_extents.i. */
+typedef struct hs_box {
+  hs_vec3 center;
+  hs_vec3 half_extents; /* >= 0 */
+  hs_quat rotation;
+} hs_box;
+
+/* The points within radius of the segment [a, b]. */
+typedef struct hs_capsule {
+  hs_vec3 a, b;
+  float radius; /* >= 0 */
+} hs_capsule;
+
+/* The points within radius of the axis [a, b] whose projection on it falls within it. */
+typedef struct hs_cylinder {
+  hs_vec3 a, b;
+  float radius; /* >= 0 */
+} hs_cylinder;
+
+/* The plane dot(normal, x) = offset; normal (any non-zero length) points to the front.
+ * Planes are unbounded: they are tested by every ray that their layer lets through. */
+typedef struct hs_plane {
+  hs_vec3 normal;
+  float offset;
+} hs_plane;
+
+/* A planar convex polygon of at least 3 vertices, counter-clockwise seen from the front. The
+ * vertices are copied when the collider is added or changed. Fewer than 3 vertices, a null
+ * `vertices`, a non-finite vertex, vertices off a common plane or a shape that is not convex are
+ * HS_INVALID_ARGUMENT; repeated consecutive vertices or zero area are HS_DEGENERATE. */
+typedef struct hs_convex_polygon {
+  const hs_vec3* vertices;
+  size_t vertex_count;
+} hs_convex_polygon;
+
+/* A shape in its collider's local frame: `type` says which member of `data` holds it. */
+typedef struct hs_shape {
+  hs_shape_type type;
+  union {
+    hs_sphere sphere;
+    hs_box box;
+    hs_capsule capsule;
+    hs_cylinder cylinder;
+    hs_plane plane;
+    hs_convex_polygon convex_polygon;
+  } data;
+} hs_shape;
+
+/* A shape of the given type with the default size: a unit sphere at the origin; a box of half
+ * extents 1, unrotated; a capsule and a cylinder of radius 1 from (0, 0, -1) to (0, 0, 1); the plane
+ * z = 0 facing +z; a polygon with no vertices (set them before use). An unknown type gives the
+ * unit sphere. */
+HS_API hs_shape hs_shape_default(hs_shape_type type);
+
+/* ---- query options ------------------------------------------------------------------------------ */
+
+typedef enum hs_face_mode {
+  HS_FACES_BOTH = 0,       /* open surfaces count from either side */
+  HS_FACES_FRONT_ONLY = 1, /* only from the front */
+  HS_FACES_BACK_ONLY = 2   /* only from behind */
+} hs_face_mode;
+
+/* Decides per collider whether a query sees it (after the layer mask): non-zero to accept. */
+typedef int (*hs_filter_callback)(uint32_t collider, uint64_t user_id, uint32_t layer, void* context);
+
+typedef struct hs_query_options {
+  uint32_t layer_mask;  /* bit i set: colliders on layer i are seen */
+  float max_distance;   /* world distance limit, >= 0 (+inf: none); NaN is HS_INVALID_ARGUMENT */
+  hs_face_mode faces;   /* which faces of open surfaces (triangles, planes, polygons) count */
+  int solid;            /* non-zero: a ray starting inside a solid hits at distance 0
+                           (HS_HIT_STARTED_INSIDE); zero: solids are shells, it hits at the exit */
+  hs_filter_callback filter; /* null: every collider the layer mask lets through */
+  void* filter_context;      /* passed to filter */
+} hs_query_options;
+
+/* Every layer, no distance limit, both faces, solid, no filter. Queries take a null options
+ * pointer to mean these. */
+HS_API hs_query_options hs_query_options_default(void);
+
+/* ---- meshes ------------------------------------------------------------------------------------- */
+
+/* A triangle mesh and its BVH, shareable by any number of colliders in any number of scenes. */
+typedef struct hs_mesh hs_mesh;
+
+/* Builds a mesh from vertex_count xyz triples in `positions` and triangle_count index triples in
+ * `indices` (counter-clockwise seen from the front), and its BVH over all cores; the arrays are
+ * copied. Fails with HS_INVALID_ARGUMENT for a null pointer, no triangles, or a NaN or infinite
+ * coordinate on a vertex a triangle uses; HS_OUT_OF_RANGE for an index not below vertex_count or
+ * counts whose arrays could not exist. Zero-area triangles are kept (indices stay those of the
+ * input) but no ray hits them. */
+HS_API hs_status hs_mesh_create(const float* positions, size_t vertex_count, const uint32_t* indices,
+                                size_t triangle_count, hs_mesh** out_mesh);
+
+/* Releases the caller's hold on the mesh; colliders using it keep it alive. Null is ignored. */
+HS_API void hs_mesh_destroy(hs_mesh* mesh);
+
+/* ---- scenes ------------------------------------------------------------------------------------- */
+
+typedef struct hs_scene hs_scene;
+
+/* An empty scene. */
+HS_API hs_status hs_scene_create(hs_scene** out_scene);
+
+/* Destroys the scene and its colliders. No query or edit may be under way on it. Null is ignored. */
+HS_API void hs_scene_destroy(hs_scene* scene);
+
+/* Adds an analytic collider, visible after the next commit, and writes its id. A null transform is
+ * the identity. Fails with HS_INVALID_ARGUMENT for a null scene, shape or out_id, an unknown shape
+ * type, a layer above 31, a NaN, infinite or negative size, a transform that is not invertible or
+ * a scale the shape cannot take (non-uniform for spheres, capsules, cylinders and rotated boxes);
+ * polygons also fail as hs_convex_polygon says; HS_OUT_OF_RANGE when the scene holds 2^24 - 1
+ * colliders. */
+HS_API hs_status hs_scene_add_shape(hs_scene* scene, const hs_shape* shape, const hs_transform* transform,
+                                    uint32_t layer, uint64_t user_id, uint32_t* out_id);
+
+/* Adds a collider that is an instance of a shared mesh, as hs_scene_add_shape does. */
+HS_API hs_status hs_scene_add_mesh_instance(hs_scene* scene, const hs_mesh* mesh, const hs_transform* transform,
+                                            uint32_t layer, uint64_t user_id, uint32_t* out_id);
+
+/* hs_mesh_create and hs_scene_add_mesh_instance in one call, for a mesh used by one collider. */
+HS_API hs_status hs_scene_add_mesh(hs_scene* scene, const float* positions, size_t vertex_count,
+                                   const uint32_t* indices, size_t triangle_count, const hs_transform* transform,
+                                   uint32_t layer, uint64_t user_id, uint32_t* out_id);
+
+/* Removes a collider at the next commit; its id goes stale at once. HS_NOT_FOUND for an id that
+ * names no collider. */
+HS_API hs_status hs_scene_remove(hs_scene* scene, uint32_t id);
+
+/* Change a collider at the next commit; the failures of hs_scene_add_shape, and HS_NOT_FOUND for an
+ * id that names no collider. hs_scene_set_shape makes any collider, a mesh instance too, the given
+ * analytic shape. */
+HS_API hs_status hs_scene_set_transform(hs_scene* scene, uint32_t id, const hs_transform* transform);
+HS_API hs_status hs_scene_set_shape(hs_scene* scene, uint32_t id, const hs_shape* shape);
+HS_API hs_status hs_scene_set_layer(hs_scene* scene, uint32_t id, uint32_t layer);
+HS_API hs_status hs_scene_set_user_id(hs_scene* scene, uint32_t id, uint64_t user_id);
+
+/* Makes every change since the last commit visible to queries, all at once. */
+HS_API hs_status hs_scene_commit(hs_scene* scene);
+
+/* ---- ray queries ---------------------------------------------------------------------------------
+ * Each takes the committed scene, a ray and options (null: hs_query_options_default()). A ray that
+ * can hit nothing (see "Data as it comes") is a miss, and the call succeeds. Fails with
+ * HS_INVALID_ARGUMENT for a null scene, ray or output, or options with a NaN or negative
+ * max_distance or an unknown face mode. */
+
+/* The nearest hit, or a miss, into *out_hit. */
+HS_API hs_status hs_raycast(const hs_scene* scene, const hs_ray* ray, const hs_query_options* options,
+                            hs_hit* out_hit);
+
+/* Whether anything is hit (1) or not (0), stopping at the first hit found. */
+HS_API hs_status hs_raycast_any(const hs_scene* scene, const hs_ray* ray, const hs_query_options* options,
+                                int* out_hit);
+
+/* Every surface crossing, sorted by distance: a solid's entry (or, solid and started inside, its
+ * start at 0) and exit, a plane's or polygon's crossing, each mesh triangle crossed, exactly once
+ * at shared edges and vertices. Writes the nearest min(total, capacity) into `buffer` (which may be
+ * null when capacity is 0), their count into *out_written and, when out_total is not null, how
+ * many there were into *out_total. */
+HS_API hs_status hs_raycast_all(const hs_scene* scene, const hs_ray* ray, const hs_query_options* options,
+                                hs_hit* buffer, size_t capacity, size_t* out_written, size_t* out_total);
+
+/* out_hits[i] = hs_raycast(rays[i]) for i < count, over all cores, identical to one at a time and
+ * seeing one commit of the scene. The arrays may be null when count is 0. Allocates scratch space
+ * for count rays and hits; HS_OUT_OF_RANGE for a count whose arrays could not exist. */
+HS_API hs_status hs_raycast_batch(const hs_scene* scene, const hs_ray* rays, size_t count,
+                                  const hs_query_options* options, hs_hit* out_hits);
+
+/* out_hit[i] = hs_raycast_any(rays[i]) (0 or 1) in the same way. */
+HS_API hs_status hs_raycast_any_batch(const hs_scene* scene, const hs_ray* rays, size_t count,
+                                      const hs_query_options* options, uint8_t* out_hit);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* HITSCAN_HITSCAN_H */

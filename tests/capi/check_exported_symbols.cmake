@@ -1,0 +1,61 @@
+# Fails unless the dynamic symbols LIBRARY defines (nm -D --defined-only) are exactly the hs_
+# functions HEADER declares with HS_API: nothing of the C++ core or the standard library leaks
+# out, and nothing declared is missing.
+#   cmake -DNM=nm -DLIBRARY=libhitscan_c.so -DHEADER=hitscan.h -P check_exported_symbols.cmake
+
+execute_process(COMMAND ${NM} -D --defined-only ${LIBRARY}
+                OUTPUT_VARIABLE nm_output ERROR_VARIABLE nm_error RESULT_VARIABLE nm_result)
+if(NOT nm_result EQUAL 0)
+  message(FATAL_ERROR "${NM} -D --defined-only ${LIBRARY} failed: ${nm_error}")
+endif()
+
+string(REPLACE "\n" ";" nm_lines "${nm_output}")
+set(exported "")
+set(foreign "")
+foreach(line IN LISTS nm_lines)
+  if(line STREQUAL "")
+    continue()
+  endif()
+  # "<address> <type> <name>[@version]"
+  if(NOT line MATCHES "^[0-9a-fA-F]* *[A-Za-z] ([^ @]+)")
+    message(FATAL_ERROR "cannot read the nm line '${line}'")
+  endif()
+  set(name ${CMAKE_MATCH_1})
+  if(name MATCHES "^hs_")
+    list(APPEND exported ${name})
+  else()
+    list(APPEND foreign ${name})
+  endif()
+endforeach()
+
+file(READ ${HEADER} header)
+string(REGEX MATCHALL "HS_API[^;(]*[ *](hs_[a-z0-9_]+)\\(" declarations "${header}")
+set(declared "")
+foreach(declaration IN LISTS declarations)
+  string(REGEX MATCH "(hs_[a-z0-9_]+)\\($" name "${declaration}")
+  list(APPEND declared ${CMAKE_MATCH_1})
+endforeach()
+list(LENGTH declared declared_count)
+if(declared_count EQUAL 0)
+  message(FATAL_ERROR "found no HS_API declarations in ${HEADER}")
+endif()
+
+set(missing ${declared})
+list(REMOVE_ITEM missing ${exported})
+set(undeclared ${exported})
+list(REMOVE_ITEM undeclared ${declared})
+
+set(failures "")
+if(foreign)
+  string(APPEND failures "\n  exported without the hs_ prefix: ${foreign}")
+endif()
+if(undeclared)
+  string(APPEND failures "\n  exported but not declared in the header: ${undeclared}")
+endif()
+if(missing)
+  string(APPEND failures "\n  declared in the header but not exported: ${missing}")
+endif()
+if(failures)
+  message(FATAL_ERROR "${LIBRARY}:${failures}")
+endif()
+message(STATUS "${LIBRARY} exports exactly the ${declared_count} hs_ functions of ${HEADER}")
