@@ -54,6 +54,7 @@ bench:
 	$(BUILD)/bench/bench/hitscan_bench --jsonl out/bench.jsonl
 	$(BUILD)/bench/bench/hitscan_mesh_bench --jsonl out/bench.jsonl
 	$(BUILD)/bench/bench/hitscan_contacts_bench --jsonl out/bench.jsonl
+	$(BUILD)/bench/bench/hitscan_scene_bench --jsonl out/bench.jsonl
 
 clean:
 	rm -rf $(BUILD)

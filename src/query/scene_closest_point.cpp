@@ -5,7 +5,7 @@
 #include <cmath>
 
 #include "hitscan/geometry/closest_point.hpp"
-#include "cylinder_closest_point.hpp"
+#include "../geometry/cylinder_closest_point.hpp"
 #include "scene_state.hpp"
 
 namespace hitscan {
@@ -129,8 +129,7 @@ QueryHit Scene::closest_point(Vec3f p, const QueryOptions& options, QueryStats* 
   float best_d2 = options.max_distance * options.max_distance;
   std::uint64_t tested = 0;
   auto test = [&](const CommittedCollider& c) {
-    if (((options.layer_mask >> c.layer) & 1u) == 0) return;
-    if (options.filter.accept && !options.filter.accept(c.id, c.user_id, c.layer, options.filter.context)) return;
+    if (!visible(c, options)) return;
     ++tested;
     SurfacePoint sp;
     if (!collider_closest(c, p, std::sqrt(best_d2), options.solid, sp)) return;

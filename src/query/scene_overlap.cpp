@@ -6,8 +6,8 @@
 #include <cmath>
 #include <type_traits>
 
-#include "cylinder_closest_point.hpp"
-#include "gjk_distance.hpp"
+#include "../geometry/cylinder_closest_point.hpp"
+#include "../geometry/gjk_distance.hpp"
 #include "hitscan/geometry/contact_box_box.hpp"
 #include "hitscan/geometry/contact_capsule_box.hpp"
 #include "hitscan/geometry/contact_round.hpp"
@@ -251,8 +251,7 @@ void walk_overlaps(const Scene::State& s, const Q& q, const QueryOptions& option
   std::uint64_t tested = 0;
   OverlapHit hit;
   auto test = [&](const CommittedCollider& c) {
-    if (((options.layer_mask >> c.layer) & 1u) == 0) return;
-    if (options.filter.accept && !options.filter.accept(c.id, c.user_id, c.layer, options.filter.context)) return;
+    if (!visible(c, options)) return;
     ++tested;
     if (test_collider(q, box, c, options.contacts, hit)) out.push_back(hit);
   };

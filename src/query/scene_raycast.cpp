@@ -30,11 +30,6 @@ bool prepare(const QueryRay& query, const QueryOptions& options, Rayf& ray) {
   return true;
 }
 
-bool visible(const CommittedCollider& c, const QueryOptions& options) {
-  if (((options.layer_mask >> c.layer) & 1u) == 0) return false;
-  return !options.filter.accept || options.filter.accept(c.id, c.user_id, c.layer, options.filter.context);
-}
-
 // Outward unit normal of a solid at a point of its surface (where a ray leaves it).
 Vec3f outward_normal(const WorldShape& shape, Vec3f p) {
   if (const auto* s = std::get_if<Spheref>(&shape)) return normalize(p - s->center);

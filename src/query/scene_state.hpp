@@ -53,6 +53,13 @@ struct Scene::State {
 inline constexpr std::uint32_t kSlotBits = 24;
 inline std::uint32_t slot_of(ColliderId id) { return id & (kMaxColliders - 1); }
 inline std::uint32_t generation_of(ColliderId id) { return id >> kSlotBits; }
+/// Whether a query with these options sees the collider: its layer in the mask, and the filter's
+/// consent.
+inline bool visible(const CommittedCollider& c, const QueryOptions& options) {
+  if (((options.layer_mask >> c.layer) & 1u) == 0) return false;
+  return !options.filter.accept || options.filter.accept(c.id, c.user_id, c.layer, options.filter.context);
+}
+
 inline ColliderId make_collider_id(std::uint32_t slot, std::uint32_t generation) {
   return (generation << kSlotBits) | slot;
 }

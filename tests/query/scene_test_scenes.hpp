@@ -62,34 +62,44 @@ inline ColliderDesc random_collider(std::mt19937& gen, float extent, const MeshS
   return d;
 }
 
-/// The nearest hit on one collider, from its description alone, as (distance, hit) for the
-/// default options (solid, both faces); solids started inside hit at 0.
-inline float reference_distance(const ColliderDesc& d, const Rayf& ray) {
+/// The world shape of a collider, from its description alone (independently of the scene's own
+/// to_world).
+inline WorldShape reference_world_shape(const ColliderDesc& d) {
   const Transformf& t = d.transform;
   const float s = std::abs(t.scale.x);
-  if (const auto* sp = std::get_if<Spheref>(&d.shape)) {
-    return ray_vs_sphere(Spheref{t.apply_point(sp->center), sp->radius * s}, ray).t;
-  }
+  if (const auto* sp = std::get_if<Spheref>(&d.shape)) return Spheref{t.apply_point(sp->center), sp->radius * s};
   if (const auto* b = std::get_if<Obbf>(&d.shape)) {
-    return ray_vs_obb(Obbf{t.apply_point(b->center), mul(b->half_extents, abs(t.scale)), Mat3f::from_quat(t.rotation)}, ray).t;
+    return Obbf{t.apply_point(b->center), mul(b->half_extents, abs(t.scale)), Mat3f::from_quat(t.rotation)};
   }
   if (const auto* c = std::get_if<Capsulef>(&d.shape)) {
-    return ray_vs_capsule(Capsulef{t.apply_point(c->a), t.apply_point(c->b), c->radius * s}, ray).t;
+    return Capsulef{t.apply_point(c->a), t.apply_point(c->b), c->radius * s};
   }
   if (const auto* c = std::get_if<Cylinderf>(&d.shape)) {
-    return ray_vs_cylinder(Cylinderf{t.apply_point(c->a), t.apply_point(c->b), c->radius * s}, ray).t;
+    return Cylinderf{t.apply_point(c->a), t.apply_point(c->b), c->radius * s};
   }
   if (const auto* p = std::get_if<ConvexPolygonf>(&d.shape)) {
     std::vector<Vec3f> v;
     for (const Vec3f& x : p->vertices()) v.push_back(t.apply_point(x));
-    return ray_vs_polygon(ConvexPolygonf::make(v).value(), ray).t;
+    return ConvexPolygonf::make(v).value();
   }
   if (const auto* p = std::get_if<Planef>(&d.shape)) {
     const Vec3f n = normalize(p->normal);
-    return ray_vs_plane(Planef::from_point_normal(t.apply_point(n * p->offset), t.apply_normal(n)), ray).t;
+    return Planef::from_point_normal(t.apply_point(n * p->offset), t.apply_normal(n));
   }
-  const MeshShape& mesh = std::get<MeshShape>(d.shape);
-  return MeshInstance{mesh, t}.intersect(ray).t;
+  return MeshInstance{std::get<MeshShape>(d.shape), t};
+}
+
+/// The nearest hit on one collider, from its description alone, for the default options (solid,
+/// both faces); solids started inside hit at 0.
+inline float reference_distance(const ColliderDesc& d, const Rayf& ray) {
+  const WorldShape w = reference_world_shape(d);
+  if (const auto* s = std::get_if<Spheref>(&w)) return ray_vs_sphere(*s, ray).t;
+  if (const auto* b = std::get_if<Obbf>(&w)) return ray_vs_obb(*b, ray).t;
+  if (const auto* c = std::get_if<Capsulef>(&w)) return ray_vs_capsule(*c, ray).t;
+  if (const auto* c = std::get_if<Cylinderf>(&w)) return ray_vs_cylinder(*c, ray).t;
+  if (const auto* p = std::get_if<ConvexPolygonf>(&w)) return ray_vs_polygon(*p, ray).t;
+  if (const auto* p = std::get_if<Planef>(&w)) return ray_vs_plane(*p, ray).t;
+  return std::get<WorldMesh>(w).intersect(ray).t;
 }
 
 /// Random rays through the cube: origins inside it, directions of random length.

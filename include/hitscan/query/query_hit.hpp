@@ -47,6 +47,9 @@ struct QueryHit {
   std::uint32_t primitive = kNoPrimitive;
   /// Mesh colliders: barycentrics, point = (1 - u - v) v0 + u v1 + v v2.
   float u = 0, v = 0;
+  /// Sweeps that start in contact (kQueryStartedInside): how deep the shapes overlap at the
+  /// start, along normal; 0 otherwise.
+  float depth = 0;
 
   explicit operator bool() const { return hit; }
   bool started_inside() const { return (flags & kQueryStartedInside) != 0; }
@@ -89,6 +92,21 @@ struct QueryStats {
 /// distance limit on top of QueryOptions::max_distance.
 struct QueryRay {
   Vec3f origin{};
+  Vec3f direction{0, 0, 1};
+  float max_distance = std::numeric_limits<float>::infinity();
+};
+
+/// A sphere cast: the sphere moved along any non-zero direction (normalised inside), as far as
+/// max_distance and QueryOptions::max_distance allow.
+struct SphereSweep {
+  Spheref sphere{};
+  Vec3f direction{0, 0, 1};
+  float max_distance = std::numeric_limits<float>::infinity();
+};
+
+/// A capsule cast, in the same way.
+struct CapsuleSweep {
+  Capsulef capsule{};
   Vec3f direction{0, 0, 1};
   float max_distance = std::numeric_limits<float>::infinity();
 };

@@ -79,6 +79,26 @@ class Scene {
   RaycastAllCount raycast_all(const QueryRay& ray, std::span<QueryHit> buffer, const QueryOptions& options = {},
                               QueryStats* stats = nullptr) const;
 
+  /// The first collider the moving sphere meets on its way (geometry/sweep.hpp for the method of
+  /// each pair), within the sweep's and the options' distance limit, through the layer mask and
+  /// filter (faces and solid do not apply: solids are solid, surfaces two-sided). distance is how
+  /// far the sphere travelled, point the contact point on the collider, normal the contact normal
+  /// (from the collider towards the sphere), face_normal the surface's own normal there; mesh
+  /// hits carry the triangle and the barycentrics of the point. A sphere already touching a
+  /// collider at the start hits at distance 0 with kQueryStartedInside, the normal that separates
+  /// them and the depth; among several such, the deepest. A zero, NaN or infinite direction, a
+  /// non-finite sphere or a negative radius is a miss.
+  QueryHit sphere_cast(const SphereSweep& sweep, const QueryOptions& options = {}, QueryStats* stats = nullptr) const;
+  /// The same for a capsule.
+  QueryHit capsule_cast(const CapsuleSweep& sweep, const QueryOptions& options = {}, QueryStats* stats = nullptr) const;
+  /// Every collider the sweep meets, once each at its first contact, sorted by distance (then
+  /// collider id); those touched at the start come first at distance 0. `out` is cleared first;
+  /// returns the count.
+  std::size_t sphere_cast_all(const SphereSweep& sweep, std::vector<QueryHit>& out, const QueryOptions& options = {},
+                              QueryStats* stats = nullptr) const;
+  std::size_t capsule_cast_all(const CapsuleSweep& sweep, std::vector<QueryHit>& out,
+                               const QueryOptions& options = {}, QueryStats* stats = nullptr) const;
+
   /// The nearest surface point of the scene to p within options.max_distance (inclusive), through
   /// the layer mask and filter (faces do not apply). With options.solid, a p inside a solid is its
   /// own closest point (distance 0, kQueryStartedInside); without, the nearest point of the
@@ -127,6 +147,9 @@ class Scene {
   /// to one at a time, without allocating per ray. invalid_argument when the spans differ in size.
   Status raycast_batch(std::span<const QueryRay> rays, std::span<QueryHit> hits, const QueryOptions& options = {},
                        Executor* executor = nullptr) const;
+  /// hits[i] = sphere_cast(sweeps[i], options), in the same way.
+  Status sphere_cast_batch(std::span<const SphereSweep> sweeps, std::span<QueryHit> hits,
+                           const QueryOptions& options = {}, Executor* executor = nullptr) const;
   /// hit[i] = raycast_any(rays[i], options) as 0 or 1, in the same way.
   Status raycast_any_batch(std::span<const QueryRay> rays, std::span<std::uint8_t> hit,
                            const QueryOptions& options = {}, Executor* executor = nullptr) const;

@@ -3,29 +3,45 @@
 // Gilbert-Johnson-Keerthi algorithm (Gilbert, Johnson, Keerthi 1988; the simplex solver of
 // Ericson, Real-Time Collision Detection, 2005, 9.5 and 5.1, and van den Bergen's termination
 // test, "A Fast and Robust GJK Implementation for Collision Detection of Convex Objects", 1999).
-// Private to the query layer: the scene's overlap queries use it for the pairs that have no
-// analytic kernel (box and capsule against cylinder). Computed in double, so that the distance of
+// Private to the library: the scene's overlap queries use it for the pairs that have no
+// analytic kernel (box and capsule against cylinder), the sweeps (geometry/sweep.hpp) for their
+// conservative advancement. Computed in double, so that the distance of
 // float shapes is exact to far below float's own rounding. The direction between the closest
 // points converges more slowly where the distance is flat (a face against a cylinder's rim): there
 // it is good to about the square root of the distance's precision relative to the shapes' size.
+
+#include <span>
 
 #include "hitscan/geometry/shapes.hpp"
 
 namespace hitscan {
 
-// A convex solid the GJK walk can query: an oriented box, a capped cylinder or a segment (the
-// core of a capsule; its radius is added by the caller).
+// A convex solid the GJK walk can query: an oriented box, a capped cylinder, a segment (the
+// core of a capsule, a point when a == b; the radius is added by the caller), a triangle, or
+// the convex hull of a polygon's vertices.
 struct ConvexSupport {
-  enum class Kind { box, cylinder, segment };
+  enum class Kind { box, cylinder, segment, triangle, polygon };
   Kind kind = Kind::segment;
   Vec3<double> center{};     // box
   Vec3<double> axes[3]{};    // box: columns of the rotation scaled by the half extents
-  Vec3<double> a{}, b{};     // cylinder, segment
+  Vec3<double> a{}, b{};     // cylinder, segment, triangle
+  Vec3<double> c{};          // triangle
   double radius = 0;         // cylinder
+  // polygon: a view of the polygon's own vertices (one of the two, by precision), which must
+  // outlive this support.
+  std::span<const Vec3f> vertices_float{};
+  std::span<const Vec3d> vertices_double{};
 
-  static ConvexSupport from(const Obbf& box);
-  static ConvexSupport from(const Cylinderf& cylinder);
-  static ConvexSupport from(const Segmentf& segment);
+  template <Real T>
+  static ConvexSupport from(const Obb<T>& box);
+  template <Real T>
+  static ConvexSupport from(const Cylinder<T>& cylinder);
+  template <Real T>
+  static ConvexSupport from(const Segment<T>& segment);
+  template <Real T>
+  static ConvexSupport from(const Triangle<T>& triangle);
+  template <Real T>
+  static ConvexSupport from(const ConvexPolygon<T>& polygon);
 
   // The point of the solid furthest along d (any point of it for d = 0).
   Vec3<double> support(Vec3<double> d) const;

@@ -6,13 +6,30 @@
 #include "gjk_distance.hpp"
 
 #include <cmath>
+#include <type_traits>
 
 namespace hitscan {
 namespace {
 
 using V = Vec3<double>;
 
-V to_double(Vec3f v) { return {v.x, v.y, v.z}; }
+template <Real T>
+V to_double(Vec3<T> v) {
+  return {v.x, v.y, v.z};
+}
+
+// The vertex furthest along d (the first of equals).
+template <Real T>
+V furthest(std::span<const Vec3<T>> vertices, V d) {
+  V best = to_double(vertices[0]);
+  double best_along = dot(best, d);
+  for (const Vec3<T>& vertex : vertices.subspan(1)) {
+    const V p = to_double(vertex);
+    const double along = dot(p, d);
+    if (along > best_along) best = p, best_along = along;
+  }
+  return best;
+}
 
 struct SimplexPoint {
   V w, on_a, on_b;
@@ -102,9 +119,18 @@ Simplex nearest_on_tetrahedron(const Simplex& s, bool& inside) {
   return best;
 }
 
+// Whether the tetrahedron's volume is below rounding: |det| against the product of its edge
+// lengths from the first point, a sine-like measure of how far the fourth point leaves the plane.
+bool is_flat_tetrahedron(const Simplex& s) {
+  const V e1 = s.p[1].w - s.p[0].w, e2 = s.p[2].w - s.p[0].w, e3 = s.p[3].w - s.p[0].w;
+  const double volume = std::abs(dot(e1, cross(e2, e3)));
+  return !(volume > 1e-9 * length(e1) * length(e2) * length(e3));
+}
+
 }  // namespace
 
-ConvexSupport ConvexSupport::from(const Obbf& box) {
+template <Real T>
+ConvexSupport ConvexSupport::from(const Obb<T>& box) {
   ConvexSupport s;
   s.kind = Kind::box;
   s.center = to_double(box.center);
@@ -112,7 +138,8 @@ ConvexSupport ConvexSupport::from(const Obbf& box) {
   return s;
 }
 
-ConvexSupport ConvexSupport::from(const Cylinderf& cylinder) {
+template <Real T>
+ConvexSupport ConvexSupport::from(const Cylinder<T>& cylinder) {
   ConvexSupport s;
   s.kind = Kind::cylinder;
   s.a = to_double(cylinder.a);
@@ -121,12 +148,45 @@ ConvexSupport ConvexSupport::from(const Cylinderf& cylinder) {
   return s;
 }
 
-ConvexSupport ConvexSupport::from(const Segmentf& segment) {
+template <Real T>
+ConvexSupport ConvexSupport::from(const Segment<T>& segment) {
   ConvexSupport s;
   s.a = to_double(segment.a);
   s.b = to_double(segment.b);
   return s;
 }
+
+template <Real T>
+ConvexSupport ConvexSupport::from(const Triangle<T>& triangle) {
+  ConvexSupport s;
+  s.kind = Kind::triangle;
+  s.a = to_double(triangle.v0);
+  s.b = to_double(triangle.v1);
+  s.c = to_double(triangle.v2);
+  return s;
+}
+
+template <Real T>
+ConvexSupport ConvexSupport::from(const ConvexPolygon<T>& polygon) {
+  ConvexSupport s;
+  s.kind = Kind::polygon;
+  if constexpr (std::is_same_v<T, float>) s.vertices_float = polygon.vertices();
+  else s.vertices_double = polygon.vertices();
+  // The walk starts from a vertex (any point of the hull will do).
+  s.a = to_double(polygon.vertices()[0]);
+  return s;
+}
+
+#define HITSCAN_INSTANTIATE_CONVEX_SUPPORT(T)                           \
+  template ConvexSupport ConvexSupport::from(const Obb<T>&);            \
+  template ConvexSupport ConvexSupport::from(const Cylinder<T>&);       \
+  template ConvexSupport ConvexSupport::from(const Segment<T>&);        \
+  template ConvexSupport ConvexSupport::from(const Triangle<T>&);       \
+  template ConvexSupport ConvexSupport::from(const ConvexPolygon<T>&);
+
+HITSCAN_INSTANTIATE_CONVEX_SUPPORT(float)
+HITSCAN_INSTANTIATE_CONVEX_SUPPORT(double)
+#undef HITSCAN_INSTANTIATE_CONVEX_SUPPORT
 
 V ConvexSupport::support(V d) const {
   if (kind == Kind::box) {
@@ -134,17 +194,36 @@ V ConvexSupport::support(V d) const {
     for (const V& axis : axes) p = p + (dot(axis, d) < 0 ? -axis : axis);
     return p;
   }
+  if (kind == Kind::triangle) {
+    const double da = dot(a, d), db = dot(b, d), dc = dot(c, d);
+    return da >= db ? (da >= dc ? a : c) : (db >= dc ? b : c);
+  }
+  if (kind == Kind::polygon) return vertices_float.empty() ? furthest(vertices_double, d) : furthest(vertices_float, d);
   const V axis = b - a;
   const V end = dot(axis, d) < 0 ? a : b;
   if (kind == Kind::segment) return end;
   // The cap's rim point furthest along the part of d across the axis.
   const double axis2 = dot(axis, axis);
-  const V across = axis2 > 0 ? d - axis * (dot(d, axis) / axis2) : d;
+  V across = d;
+  if (axis2 > 0) {
+    // Projected twice: for d within rounding of the axis the first pass leaves a residue along
+    // the axis as large as what is across it, which scaled to the radius would lift the rim point
+    // off the cap (GJK then reports a distance below the true one).
+    across = across - axis * (dot(across, axis) / axis2);
+    across = across - axis * (dot(across, axis) / axis2);
+  }
   const double across_length = length(across);
   return across_length > 0 ? end + across * (radius / across_length) : end;
 }
 
-V ConvexSupport::inner_point() const { return kind == Kind::box ? center : (a + b) * 0.5; }
+V ConvexSupport::inner_point() const {
+  switch (kind) {
+    case Kind::box: return center;
+    case Kind::triangle: return (a + b + c) * (1.0 / 3.0);
+    case Kind::polygon: return a;
+    default: return (a + b) * 0.5;
+  }
+}
 
 GjkDistance gjk_distance(const ConvexSupport& a, const ConvexSupport& b) {
   // Termination (van den Bergen): the gap between the upper bound |v| and the lower bound
@@ -170,6 +249,13 @@ GjkDistance gjk_distance(const ConvexSupport& a, const ConvexSupport& b) {
     else if (s.size == 2) s = nearest_on_segment(s, 0, 1);
     else if (s.size == 3) s = nearest_on_triangle(s, 0, 1, 2);
     else {
+      if (is_flat_tetrahedron(s)) {
+        // The new point lies in the plane of the triangle, to rounding: its inside test would
+        // be noise (the support points of a curved surface cluster as GJK converges on it).
+        // No progress is left; the triangle's nearest point stands.
+        s.size = 3;
+        break;
+      }
       const Simplex reduced = nearest_on_tetrahedron(s, inside);
       if (inside) break;  // s keeps its four points; the closest points are then unspecified
       s = reduced;

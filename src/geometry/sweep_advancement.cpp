@@ -1,0 +1,59 @@
+// Conservative advancement and the backtracking depth of the GJK-based sweeps (sweep_support.hpp).
+
+#include <cmath>
+
+#include "sweep_support.hpp"
+
+namespace hitscan::detail {
+
+GjkDistance core_distance(const Segment<double>& core, const ConvexSupport& target) {
+  return gjk_distance(ConvexSupport::from(core), target);
+}
+
+Advancement advance(const Segment<double>& moving_core, double moving_radius, const ConvexSupport& target,
+                    double target_radius, Vec3d direction, double max_distance, double tolerance) {
+  const double radii = moving_radius + target_radius;
+  Advancement out;
+  double s = 0;
+  for (int step = 0; step < kMaxAdvancementSteps; ++step) {
+    const Vec3d offset = direction * s;
+    const GjkDistance g = core_distance({moving_core.a + offset, moving_core.b + offset}, target);
+    // The cores meet only when a step overshoots by rounding: the way back is then -direction.
+    const Vec3d n = g.distance > 0 ? (g.point_on_a - g.point_on_b) / g.distance : -normalize(direction);
+    out.s = s;
+    out.normal = n;
+    out.point_on_target = g.point_on_b + n * target_radius;
+    const double gap = g.distance - radii;
+    if (gap <= tolerance) {
+      out.hit = true;
+      return out;
+    }
+    const double approach = -dot(direction, n);
+    if (!(approach > 0)) return {};
+    s += gap / approach;
+    if (!(s <= max_distance) || !std::isfinite(s)) return {};
+  }
+  out.hit = true;  // still apart at out.s, short of the target (see kMaxAdvancementSteps)
+  return out;
+}
+
+double backtrack_depth(const Segment<double>& moving_core, double radius, const ConvexSupport& target,
+                       Vec3d direction) {
+  const Vec3d unit = normalize(direction);
+  const auto apart = [&](double u) {
+    const Vec3d offset = unit * -u;
+    return core_distance({moving_core.a + offset, moving_core.b + offset}, target).distance >= radius;
+  };
+  // A first step of the scale of the shapes, then doubling.
+  double high = length(moving_core.b - moving_core.a) + radius + length(target.support(unit) - target.support(-unit));
+  if (!(high > 0)) high = 1;
+  double low = 0;
+  for (int i = 0; i < 64 && !apart(high); ++i) low = high, high *= 2;
+  for (int i = 0; i < 64 && high - low > 1e-15 * high; ++i) {
+    const double middle = 0.5 * (low + high);
+    (apart(middle) ? high : low) = middle;
+  }
+  return high;
+}
+
+}  // namespace hitscan::detail

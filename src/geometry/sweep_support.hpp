@@ -1,0 +1,176 @@
+#pragma once
+// Rules shared by the sphere and capsule sweeps (private to src/): input validation, the
+// characteristic sizes the tolerance is taken at, the start-in-contact record, and conservative
+// advancement on the GJK distance for the pairs that have no exact kernel.
+
+#include <cmath>
+#include <limits>
+
+#include <cstddef>
+
+#include "gjk_distance.hpp"
+#include "hitscan/geometry/contact_triangle.hpp"
+#include "hitscan/geometry/sweep.hpp"
+
+namespace hitscan::detail {
+
+/// A finite, non-zero direction and a max_distance in [0, +inf] (+inf: no limit).
+template <Real T>
+bool valid_motion(Vec3<T> direction, T max_distance) {
+  return is_finite(direction) && direction != Vec3<T>{} && max_distance >= T(0);
+}
+
+template <Real T>
+bool valid_shape(const Sphere<T>& s) {
+  return is_finite(s.center) && is_finite(s.radius) && s.radius >= T(0);
+}
+template <Real T>
+bool valid_shape(const Capsule<T>& c) {
+  return is_finite(c.a) && is_finite(c.b) && is_finite(c.radius) && c.radius >= T(0);
+}
+template <Real T>
+bool valid_shape(const Obb<T>& b) {
+  return is_finite(b.center) && is_finite(b.half_extents) && min_component(b.half_extents) >= T(0) &&
+         is_finite(b.rotation.col[0]) && is_finite(b.rotation.col[1]) && is_finite(b.rotation.col[2]);
+}
+/// A cylinder with a == b has no volume and is never met (as for rays).
+template <Real T>
+bool valid_shape(const Cylinder<T>& c) {
+  return is_finite(c.a) && is_finite(c.b) && c.a != c.b && is_finite(c.radius) && c.radius >= T(0);
+}
+template <Real T>
+bool valid_shape(const Plane<T>& p) {
+  return is_finite(p.normal) && is_finite(p.offset) && p.normal != Vec3<T>{};
+}
+template <Real T>
+bool valid_shape(const Triangle<T>& t) {
+  return is_finite(t.v0) && is_finite(t.v1) && is_finite(t.v2);
+}
+/// ConvexPolygon::make only builds finite, usable polygons.
+template <Real T>
+bool valid_shape(const ConvexPolygon<T>&) {
+  return true;
+}
+
+/// Characteristic sizes, as the contact kernels take them (contact_*.hpp).
+template <Real T>
+T size_of(const Sphere<T>& s) {
+  return s.radius;
+}
+template <Real T>
+T size_of(const Capsule<T>& c) {
+  return c.radius + T(0.5) * length(c.b - c.a);
+}
+template <Real T>
+T size_of(const Obb<T>& b) {
+  return max_component(b.half_extents);
+}
+template <Real T>
+T size_of(const Cylinder<T>& c) {
+  return max(c.radius, T(0.5) * length(c.b - c.a));
+}
+template <Real T>
+T size_of(const Triangle<T>& t) {
+  return T(0.5) * std::sqrt(max(distance_squared(t.v0, t.v1), max(distance_squared(t.v1, t.v2), distance_squared(t.v2, t.v0))));
+}
+/// Half the largest distance from the first vertex: within a factor 2 of half the diameter.
+template <Real T>
+T size_of(const ConvexPolygon<T>& p) {
+  T d2 = 0;
+  for (const Vec3<T>& v : p.vertices()) d2 = max(d2, distance_squared(v, p.vertices()[0]));
+  return T(0.5) * std::sqrt(d2);
+}
+
+/// The record of a sweep blocked at the start by contact c (target is contact.hpp's B).
+template <Real T>
+SweepHit<T> started_in_contact(const Contact<T>& c) {
+  SweepHit<T> hit;
+  hit.hit = true;
+  hit.started_in_contact = true;
+  hit.distance = 0;
+  hit.point = c.point_on_b;
+  hit.normal = c.normal;
+  hit.depth = max(c.depth, T(0));
+  return hit;
+}
+
+/// The contact of a sphere or capsule with a convex polygon: the deepest of the contacts with the
+/// triangles of its fan (v0, vi, vi+1), which is the nearest one while the core stays off the
+/// polygon and the face-normal answer of contact_triangle.hpp when it meets it.
+template <Real T, class Shape>
+Contact<T> polygon_contact(const Shape& moving, const ConvexPolygon<T>& polygon, ContactTolerance<T> tol) {
+  Contact<T> best;
+  const auto v = polygon.vertices();
+  for (std::size_t i = 1; i + 1 < v.size(); ++i) {
+    const Contact<T> c = contact(moving, Triangle<T>{v[0], v[i], v[i + 1]}, T(0), tol);
+    if (c.touching && (!best.touching || c.depth > best.depth)) best = c;
+  }
+  return best;
+}
+
+/// A hit at distance s (not a start in contact).
+template <Real T>
+SweepHit<T> hit_at(T s, Vec3<T> point, Vec3<T> normal) {
+  SweepHit<T> hit;
+  hit.hit = true;
+  hit.distance = s;
+  hit.point = point;
+  hit.normal = normal;
+  return hit;
+}
+
+/// The answer of conservative advancement, in double.
+struct Advancement {
+  bool hit = false;
+  double s = 0;
+  Vec3d point_on_target{};  // on the target's surface (its core's point plus its radius)
+  Vec3d normal{};           // unit, from the target towards the moving shape
+};
+
+/// Conservative advancement (Mirtich 1996; the ray-cast form of van den Bergen, "Ray Casting
+/// against General Convex Objects with Application to Continuous Collision Detection", 2004):
+/// the moving core (a segment, a point when a == b) of radius moving_radius travels along
+/// direction; the target is a core of radius target_radius. At each step the GJK distance d
+/// between the cores, less the radii, and the unit n from the target's closest point to the
+/// moving one give a plane that separates the shapes by d, which the motion cannot cross before
+/// s advances by d / dot(-direction, n): that step never passes the first contact. Stops with a
+/// hit when d <= tolerance, with a miss when the shapes stop approaching (dot(-direction, n) <= 0)
+/// or s passes max_distance. After kMaxAdvancementSteps steps without meeting either (only paths
+/// that graze the target within a few tolerances come near it) it reports a hit at the last s,
+/// where the shapes are still apart: a sweep never reports a position that overlaps the target.
+inline constexpr int kMaxAdvancementSteps = 64;
+Advancement advance(const Segment<double>& moving_core, double moving_radius, const ConvexSupport& target,
+                    double target_radius, Vec3d direction, double max_distance, double tolerance);
+
+/// The GJK distance of a segment (a point when a == b) and a convex support, in double.
+GjkDistance core_distance(const Segment<double>& core, const ConvexSupport& target);
+
+/// How far the moving core must travel back along -direction until it is `radius` from the
+/// target: the depth, along the normal -direction, of a start in contact whose cores overlap.
+/// The distance is convex along the line and 0 at the start, so it only grows going back:
+/// doubling finds a point beyond, bisection the crossing (to double's precision at the size).
+double backtrack_depth(const Segment<double>& moving_core, double radius, const ConvexSupport& target,
+                       Vec3d direction);
+
+/// The sweep's answer from an advancement, in T.
+template <Real T>
+SweepHit<T> from_advancement(const Advancement& a, T max_distance) {
+  // The advancement runs in double: a contact just beyond max_distance there may round onto it
+  // in T, and is then a hit, as the analytic pairs (computed in T) would say.
+  if (!a.hit || !(static_cast<T>(a.s) <= max_distance)) return {};
+  return hit_at(static_cast<T>(a.s), vec3_cast<T>(a.point_on_target), normalize(vec3_cast<T>(a.normal)));
+}
+
+/// The limit of an advancement in double for a sweep limited to max_distance in T: one ulp of T
+/// beyond, so that every contact that rounds to max_distance or less in T is found.
+template <Real T>
+double advancement_limit(T max_distance) {
+  return static_cast<double>(std::nextafter(max_distance, std::numeric_limits<T>::infinity()));
+}
+
+template <Real T>
+Segment<double> to_double(const Segment<T>& s) {
+  return {vec3_cast<double>(s.a), vec3_cast<double>(s.b)};
+}
+
+}  // namespace hitscan::detail

@@ -1,0 +1,297 @@
+// Scene: sphere_cast, capsule_cast, their all-hits forms and the sphere cast batch. The moving
+// shape's box, moved along the path, walks the top-level tree nearest first; each collider it
+// reaches goes through the sweep kernel of its shape (geometry/sweep.hpp) or its mesh's BVH
+// (mesh/mesh_sweep.hpp).
+
+#include <algorithm>
+#include <cmath>
+#include <string>
+
+#include "hitscan/geometry/sweep.hpp"
+#include "hitscan/mesh/mesh_sweep.hpp"
+#include "scene_state.hpp"
+
+namespace hitscan {
+namespace {
+
+constexpr ContactTolerancef kTolerance{};
+
+// A sweep as the kernels take it: the shape, a unit direction and the smaller distance limit.
+template <class Shape>
+struct Path {
+  Shape shape;
+  Vec3f direction;
+  float limit;
+};
+
+bool valid(const Spheref& s) { return is_finite(s.center) && s.radius >= 0.0f && std::isfinite(s.radius); }
+bool valid(const Capsulef& c) { return is_finite(c.a) && is_finite(c.b) && c.radius >= 0.0f && std::isfinite(c.radius); }
+
+template <class Shape>
+bool prepare(const Shape& shape, Vec3f direction, float max_distance, const QueryOptions& options, Path<Shape>& out) {
+  // Each limit checked on its own: min() would drop a NaN.
+  if (!(max_distance >= 0.0f) || !(options.max_distance >= 0.0f)) return false;
+  if (!valid(shape) || !is_finite(direction)) return false;
+  const Vec3f unit = normalize(direction);
+  if (unit == Vec3f{}) return false;
+  out = {shape, unit, min(max_distance, options.max_distance)};
+  return true;
+}
+
+void box_of(const Spheref& s, Vec3f& center, Vec3f& half) {
+  center = s.center;
+  half = Vec3f{1, 1, 1} * s.radius;
+}
+void box_of(const Capsulef& c, Vec3f& center, Vec3f& half) {
+  center = (c.a + c.b) * 0.5f;
+  half = abs(c.b - c.a) * 0.5f + Vec3f{1, 1, 1} * c.radius;
+}
+float size_of(const Spheref& s) { return s.radius; }
+float size_of(const Capsulef& c) { return c.radius + 0.5f * length(c.b - c.a); }
+
+template <class Target>
+SweepHitf kernel(const Spheref& s, Vec3f d, float limit, const Target& t, ContactTolerancef tol = kTolerance) {
+  return sphere_cast(s, d, limit, t, tol);
+}
+template <class Target>
+SweepHitf kernel(const Capsulef& c, Vec3f d, float limit, const Target& t, ContactTolerancef tol = kTolerance) {
+  return capsule_cast(c, d, limit, t, tol);
+}
+MeshSweepHit mesh_kernel(const Spheref& s, Vec3f d, float limit, const MeshBvh& m, ContactTolerancef tol) {
+  return sphere_cast(s, d, limit, m, tol);
+}
+MeshSweepHit mesh_kernel(const Capsulef& c, Vec3f d, float limit, const MeshBvh& m, ContactTolerancef tol) {
+  return capsule_cast(c, d, limit, m, tol);
+}
+
+// The moving shape in a mesh's frame under a uniform positive scale s.
+Spheref to_local(const Spheref& q, const Transformf& t, float s) { return {t.inverse_point(q.center), q.radius / s}; }
+Capsulef to_local(const Capsulef& q, const Transformf& t, float s) {
+  return {t.inverse_point(q.a), t.inverse_point(q.b), q.radius / s};
+}
+
+QueryHit make_hit(const CommittedCollider& c, const SweepHitf& h, Vec3f face_normal) {
+  QueryHit out;
+  out.hit = true;
+  out.flags = h.started_in_contact ? kQueryStartedInside : 0;
+  out.distance = h.distance;
+  out.point = h.point;
+  out.normal = h.normal;
+  out.face_normal = face_normal;
+  out.collider = c.id;
+  out.user_id = c.user_id;
+  out.depth = h.depth;
+  return out;
+}
+
+// Barycentrics of p (on or near the triangle's plane): p = (1 - u - v) v0 + u v1 + v v2.
+void barycentrics(const Trianglef& t, Vec3f p, float& u, float& v) {
+  const Vec3f e1 = t.v1 - t.v0, e2 = t.v2 - t.v0, w = p - t.v0;
+  const float d11 = dot(e1, e1), d12 = dot(e1, e2), d22 = dot(e2, e2), w1 = dot(w, e1), w2 = dot(w, e2);
+  const float det = d11 * d22 - d12 * d12;
+  if (!(det > 0.0f)) {
+    u = v = 0.0f;
+    return;
+  }
+  u = clamp((d22 * w1 - d12 * w2) / det, 0.0f, 1.0f);
+  v = clamp((d11 * w2 - d12 * w1) / det, 0.0f, 1.0f - u);
+}
+
+Vec3f triangle_normal(const Trianglef& t) { return normalize(cross(t.v1 - t.v0, t.v2 - t.v0)); }
+
+// A mesh triangle's hit: the world hit of the triangle `triangle` whose local form is `local`.
+void finish_mesh_hit(QueryHit& hit, const Trianglef& local, std::uint32_t triangle, Vec3f local_point,
+                     Vec3f world_face_normal) {
+  hit.primitive = triangle;
+  hit.face_normal = world_face_normal;
+  barycentrics(local, local_point, hit.u, hit.v);
+}
+
+// Whether a sweep hit beats another: nearer; at the same distance deeper, then the lower id.
+bool sweep_before(const QueryHit& a, const QueryHit& b) {
+  if (a.distance != b.distance) return a.distance < b.distance;
+  if (a.depth != b.depth) return a.depth > b.depth;
+  return a.collider < b.collider;
+}
+
+template <class Shape>
+bool mesh_sweep(const Path<Shape>& path, const CommittedCollider& c, const WorldMesh& mesh, float limit, QueryHit& out) {
+  if (!mesh.bvh || !mesh.transform.is_invertible()) return false;
+  const Transformf& t = mesh.transform;
+  const float s = t.scale.x;
+  const float spread = max(std::abs(t.scale.x - t.scale.y), std::abs(t.scale.x - t.scale.z));
+  const TriangleMesh& triangles = mesh.bvh->mesh();
+  if (s > 0.0f && spread <= 1e-6f * s) {
+    const Shape local = to_local(path.shape, t, s);
+    const Vec3f local_direction = t.rotation.inverse_rotate(path.direction);
+    const ContactTolerancef tol{kTolerance.absolute / s, kTolerance.relative};
+    const MeshSweepHit m = mesh_kernel(local, local_direction, limit / s, *mesh.bvh, tol);
+    if (!m) return false;
+    SweepHitf world = m.sweep;
+    world.distance = m.sweep.distance * s;
+    world.depth = m.sweep.depth * s;
+    world.point = t.apply_point(m.sweep.point);
+    world.normal = normalize(t.rotation.rotate(m.sweep.normal));
+    const Trianglef local_triangle = triangles.triangle(m.triangle);
+    out = make_hit(c, world, normalize(t.rotation.rotate(triangle_normal(local_triangle))));
+    finish_mesh_hit(out, local_triangle, m.triangle, m.sweep.point, out.face_normal);
+    return true;
+  }
+  // Non-uniform or mirroring scale: the shape would not stay a sphere or a capsule in the mesh's
+  // frame, so every triangle comes to the world instead (linear in the mesh's size).
+  bool found = false;
+  for (std::size_t i = 0; i < triangles.triangle_count(); ++i) {
+    if (!triangles.is_usable(i)) continue;
+    const Trianglef l = triangles.triangle(i);
+    const Trianglef w{t.apply_point(l.v0), t.apply_point(l.v1), t.apply_point(l.v2)};
+    const SweepHitf h = kernel(path.shape, path.direction, limit, w);
+    if (!h.hit) continue;
+    QueryHit candidate = make_hit(c, h, triangle_normal(w));
+    if (found && !(h.distance < out.distance || (h.distance == out.distance && h.depth > out.depth))) continue;
+    const Vec3f local_point = t.inverse_point(h.point);
+    finish_mesh_hit(candidate, l, static_cast<std::uint32_t>(i), local_point, candidate.face_normal);
+    out = candidate;
+    limit = h.distance;
+    found = true;
+  }
+  return found;
+}
+
+// The sweep against one collider within `limit`; fills `out` when it meets it.
+template <class Shape>
+bool sweep_collider(const Path<Shape>& path, const CommittedCollider& c, float limit, QueryHit& out) {
+  const Shape& q = path.shape;
+  const Vec3f d = path.direction;
+  if (const auto* m = std::get_if<WorldMesh>(&c.shape)) return mesh_sweep(path, c, *m, limit, out);
+  SweepHitf h;
+  Vec3f face_normal{};
+  if (const auto* s = std::get_if<Spheref>(&c.shape)) h = kernel(q, d, limit, *s);
+  else if (const auto* b = std::get_if<Obbf>(&c.shape)) h = kernel(q, d, limit, *b);
+  else if (const auto* k = std::get_if<Capsulef>(&c.shape)) h = kernel(q, d, limit, *k);
+  else if (const auto* y = std::get_if<Cylinderf>(&c.shape)) h = kernel(q, d, limit, *y);
+  else if (const auto* p = std::get_if<Planef>(&c.shape)) h = kernel(q, d, limit, *p), face_normal = p->normal;
+  else {
+    const ConvexPolygonf& g = std::get<ConvexPolygonf>(c.shape);
+    h = kernel(q, d, limit, g);
+    face_normal = g.normal();
+  }
+  if (!h.hit) return false;
+  // Solids: the surface's outward normal at the contact is the contact normal itself.
+  out = make_hit(c, h, is_solid(c.shape) ? h.normal : face_normal);
+  return true;
+}
+
+// Walks the unbounded colliders and the top-level tree along the path (query_mutex held shared):
+// visit(collider, limit) returns the new limit.
+template <class Shape, class Visit>
+void walk(const Scene::State& s, const Path<Shape>& path, const QueryOptions& options, QueryStats* stats, Visit&& visit) {
+  float limit = path.limit;
+  std::uint64_t tested = 0;
+  auto test = [&](const CommittedCollider& c) {
+    if (!visible(c, options)) return;
+    ++tested;
+    limit = min(limit, visit(c, limit));
+  };
+  for (const std::uint32_t slot : s.unbounded) test(*s.committed[slot]);
+  Vec3f center, half;
+  box_of(path.shape, center, half);
+  // The tree's fat boxes grown by the shape's box and by what the kernels' tolerance and the
+  // rounding of the box sums can reach.
+  const float slack = kTolerance.at_size(size_of(path.shape)) + 64 * kEpsilon<float> * (max_component(abs(center)) + max_component(half));
+  half += Vec3f{slack, slack, slack};
+  const bvh::TreeQueryStats tree_stats =
+      s.tree.box_sweep_query(Rayf{center, path.direction, 0.0f, limit}, half, [&](std::uint32_t proxy, float) {
+        test(*s.committed[s.tree.user(proxy)]);
+        return limit;
+      });
+  if (stats) {
+    stats->tree_nodes += tree_stats.node_visits;
+    stats->shapes_tested += tested;
+  }
+}
+
+template <class Shape>
+QueryHit nearest(const Scene::State& s, const Path<Shape>& path, const QueryOptions& options, QueryStats* stats) {
+  QueryHit best, candidate;
+  walk(s, path, options, stats, [&](const CommittedCollider& c, float limit) {
+    if (sweep_collider(path, c, limit, candidate) && (!best.hit || sweep_before(candidate, best))) best = candidate;
+    return best.hit ? best.distance : limit;
+  });
+  return best;
+}
+
+template <class Shape>
+std::size_t all(const Scene::State& s, const Path<Shape>& path, std::vector<QueryHit>& out, const QueryOptions& options,
+                QueryStats* stats) {
+  out.clear();
+  {
+    std::shared_lock lock(s.query_mutex);
+    QueryHit hit;
+    walk(s, path, options, stats, [&](const CommittedCollider& c, float limit) {
+      if (sweep_collider(path, c, limit, hit)) out.push_back(hit);
+      return limit;
+    });
+  }
+  std::sort(out.begin(), out.end(), [](const QueryHit& a, const QueryHit& b) {
+    return a.distance != b.distance ? a.distance < b.distance : a.collider < b.collider;
+  });
+  return out.size();
+}
+
+constexpr std::size_t kBatchGrain = 64;  // sweeps per chunk handed to a thread
+
+}  // namespace
+
+QueryHit Scene::sphere_cast(const SphereSweep& sweep, const QueryOptions& options, QueryStats* stats) const {
+  Path<Spheref> path;
+  if (!prepare(sweep.sphere, sweep.direction, sweep.max_distance, options, path)) return {};
+  std::shared_lock lock(state_->query_mutex);
+  return nearest(*state_, path, options, stats);
+}
+
+QueryHit Scene::capsule_cast(const CapsuleSweep& sweep, const QueryOptions& options, QueryStats* stats) const {
+  Path<Capsulef> path;
+  if (!prepare(sweep.capsule, sweep.direction, sweep.max_distance, options, path)) return {};
+  std::shared_lock lock(state_->query_mutex);
+  return nearest(*state_, path, options, stats);
+}
+
+std::size_t Scene::sphere_cast_all(const SphereSweep& sweep, std::vector<QueryHit>& out, const QueryOptions& options,
+                                   QueryStats* stats) const {
+  Path<Spheref> path;
+  if (!prepare(sweep.sphere, sweep.direction, sweep.max_distance, options, path)) {
+    out.clear();
+    return 0;
+  }
+  return all(*state_, path, out, options, stats);
+}
+
+std::size_t Scene::capsule_cast_all(const CapsuleSweep& sweep, std::vector<QueryHit>& out,
+                                    const QueryOptions& options, QueryStats* stats) const {
+  Path<Capsulef> path;
+  if (!prepare(sweep.capsule, sweep.direction, sweep.max_distance, options, path)) {
+    out.clear();
+    return 0;
+  }
+  return all(*state_, path, out, options, stats);
+}
+
+Status Scene::sphere_cast_batch(std::span<const SphereSweep> sweeps, std::span<QueryHit> hits,
+                                const QueryOptions& options, Executor* executor) const {
+  if (sweeps.size() != hits.size()) {
+    return Status{StatusCode::invalid_argument, "Scene::sphere_cast_batch: " + std::to_string(sweeps.size()) +
+                                                    " sweeps but room for " + std::to_string(hits.size()) + " hits"};
+  }
+  std::shared_lock lock(state_->query_mutex);  // one commit boundary for the whole batch
+  (executor ? *executor : default_executor()).parallel_for(sweeps.size(), kBatchGrain, [&](std::size_t b, std::size_t e) {
+    for (std::size_t i = b; i < e; ++i) {
+      Path<Spheref> path;
+      hits[i] = prepare(sweeps[i].sphere, sweeps[i].direction, sweeps[i].max_distance, options, path)
+                    ? nearest(*state_, path, options, nullptr)
+                    : QueryHit{};
+    }
+  });
+  return Status::success();
+}
+
+}  // namespace hitscan
