@@ -26,8 +26,10 @@ Aabbf DynamicTree::fatten(const Aabbf& box, Vec3f displacement, float margins) c
   const Vec3f e = box.extent();
   const float margin = margins * (settings_.margin_fraction * ((e.x + e.y + e.z) / 3.0f) + settings_.margin_absolute);
   Aabbf fat{box.min - Vec3f{margin, margin, margin}, box.max + Vec3f{margin, margin, margin}};
-  const Vec3f ahead = displacement * settings_.prediction_scale;
+  const float reach = settings_.prediction_limit * ((e.x + e.y + e.z) / 3.0f) + settings_.margin_absolute;
+  Vec3f ahead = displacement * settings_.prediction_scale;
   if (is_finite(ahead)) {
+    ahead = clamp(ahead, Vec3f{-reach, -reach, -reach}, Vec3f{reach, reach, reach});
     for (int i = 0; i < 3; ++i) {
       if (ahead[i] < 0.0f) {
         fat.min[i] += ahead[i];

@@ -253,11 +253,17 @@ TEST(DynamicTree, MoveReinsertsOnlyWhenTheBoxLeavesItsFatBox) {
   EXPECT_FLOAT_EQ(tree.fat_box(p).min.y, -0.1f);
   EXPECT_EQ(tree.user(p), 7u);
 
-  // A fast object gets a long box; once it stops, its next move makes the box snug again.
-  const Vec3f fast{10, 0, 0};
+  // A fast object gets a long box: two displacements of 1.5 ahead.
+  const Vec3f fast{1.5f, 0, 0};
   EXPECT_TRUE(tree.move(p, {box.min + fast, box.max + fast}, fast));
-  EXPECT_FLOAT_EQ(tree.fat_box(p).max.x, 11.0f + 0.1f + 20.0f);
-  EXPECT_TRUE(tree.move(p, {box.min + fast, box.max + fast}, {}));
+  EXPECT_FLOAT_EQ(tree.fat_box(p).max.x, 2.5f + 0.1f + 3.0f);
+  // A teleport is not predicted beyond prediction_limit = 4 mean sides (here 4).
+  const Vec3f teleport{10, 0, 0};
+  EXPECT_TRUE(tree.move(p, {box.min + teleport, box.max + teleport}, teleport - fast));
+  EXPECT_FLOAT_EQ(tree.fat_box(p).max.x, 11.0f + 0.1f + 4.0f);
+  EXPECT_FLOAT_EQ(tree.fat_box(p).min.x, 10.0f - 0.1f);
+  // Once it stops, its next move makes the box snug again.
+  EXPECT_TRUE(tree.move(p, {box.min + teleport, box.max + teleport}, {}));
   EXPECT_FLOAT_EQ(tree.fat_box(p).max.x, 11.1f);
   EXPECT_TRUE(tree.validate());
 }

@@ -46,6 +46,10 @@ struct DynamicTreeSettings {
   /// side the object moves toward (Box2D's aabbMultiplier), so a steadily moving object is
   /// re-inserted less often.
   float prediction_scale = 2.0f;
+  /// ...but no further than this many of the tight box's mean sides (plus margin_absolute): a
+  /// displacement far larger than the object is a teleport, not a motion to predict, and a fat
+  /// box stretched across the world by it would slow every query and insertion after it.
+  float prediction_limit = 4.0f;
 };
 
 /// What one query cost, counted rather than timed, so that tests can check how the cost grows.
@@ -98,7 +102,15 @@ class DynamicTree {
   /// of bvh::traverse (far distances enlarged by 2 gamma(3)), so a ray grazing a box is never
   /// culled; it may report a box the ray just misses. An invalid ray visits nothing.
   template <class Callback>
-  TreeQueryStats ray_query(const Rayf& ray, Callback&& callback) const;
+  TreeQueryStats ray_query(const Rayf& ray, Callback&& callback) const {
+    return box_sweep_query(ray, Vec3f{}, static_cast<Callback&&>(callback));
+  }
+
+  /// ray_query for a box of the given half extents (>= 0) centred on the ray's origin and moved
+  /// along the ray: every fat box grown by half_extents is tested against the ray, so the proxies
+  /// the moving box may meet are reported, nearest first. For sweeps: the moving shape's bounds.
+  template <class Callback>
+  TreeQueryStats box_sweep_query(const Rayf& ray, Vec3f half_extents, Callback&& callback) const;
 
   /// Calls `callback(proxy, best) -> float` for the proxies whose fat box lies within sqrt(best)
   /// of `point` (best starting at max_distance_squared, inclusive), nearer boxes first. The callback
@@ -215,10 +227,15 @@ TreeQueryStats DynamicTree::query(const Aabbf& box, Callback&& callback) const {
 }
 
 template <class Callback>
-TreeQueryStats DynamicTree::ray_query(const Rayf& ray, Callback&& callback) const {
+TreeQueryStats DynamicTree::box_sweep_query(const Rayf& ray, Vec3f half_extents, Callback&& callback) const {
   TreeQueryStats stats;
-  if (root_ == kNullProxy || !is_valid(ray)) return stats;
+  if (root_ == kNullProxy || !is_valid(ray) || !is_finite(half_extents) || !(min_component(half_extents) >= 0.0f)) {
+    return stats;
+  }
   const RayInverse<float> inverse = RayInverse<float>::from_ray(ray);
+  const auto enters = [&](const Aabbf& box, float t_limit, float& t) {
+    return detail::ray_enters_box({box.min - half_extents, box.max + half_extents}, inverse, t_limit, t);
+  };
   float tmax = ray.tmax;
   struct Entry {
     std::uint32_t node;
@@ -227,7 +244,7 @@ TreeQueryStats DynamicTree::ray_query(const Rayf& ray, Callback&& callback) cons
   Entry stack[kMaxDynamicTreeHeight + 2];
   int top = 0;
   float t_root;
-  if (!detail::ray_enters_box(nodes_[root_].box, inverse, tmax, t_root)) return stats;
+  if (!enters(nodes_[root_].box, tmax, t_root)) return stats;
   stack[top++] = {root_, t_root};
   while (top > 0) {
     const Entry entry = stack[--top];
@@ -242,8 +259,8 @@ TreeQueryStats DynamicTree::ray_query(const Rayf& ray, Callback&& callback) cons
       continue;
     }
     float t0, t1;
-    const bool hit0 = detail::ray_enters_box(nodes_[node.child[0]].box, inverse, tmax, t0);
-    const bool hit1 = detail::ray_enters_box(nodes_[node.child[1]].box, inverse, tmax, t1);
+    const bool hit0 = enters(nodes_[node.child[0]].box, tmax, t0);
+    const bool hit1 = enters(nodes_[node.child[1]].box, tmax, t1);
     // The nearer child is pushed last so that it is popped first.
     if (hit0 && hit1 && t1 <= t0) {
       stack[top++] = {node.child[0], t0};
