@@ -19,9 +19,6 @@ class Backend {
   virtual const std::string& name() const = 0;
   /// True for hitscan's backends, false for the reference library's.
   virtual bool is_hitscan() const { return true; }
-  /// False for a hitscan backend that keeps, besides the library's structures, state of the
-  /// benchmark's own between passes (the pair cache), so that its figure is not the library's alone.
-  virtual bool library_only() const { return true; }
   /// One pass: every touching (sphere, box) pair of `frame` into `out` (cleared first), in any
   /// order, each pair once.
   virtual void pass(const Frame& frame, std::vector<PairContact>& out) = 0;

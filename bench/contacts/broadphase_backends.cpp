@@ -9,6 +9,7 @@
 #include <utility>
 
 #include "backend.hpp"
+#include "hitscan/bvh/broad_phase.hpp"
 #include "hitscan/bvh/dynamic_tree.hpp"
 #include "hitscan/bvh/uniform_grid.hpp"
 
@@ -69,20 +70,13 @@ enum class TreeMode {
   cold,
   /// One tree, move() every pass, then find_pairs over the whole tree.
   warm,
-  /// One tree, move() every pass, and the (sphere, box) pairs whose fat boxes overlap kept from
-  /// pass to pass.
+  /// bvh::BroadPhase: one tree, move() every pass, and the (sphere, box) pairs whose fat boxes
+  /// overlap kept from pass to pass.
   warm_pair_cache,
 };
 
-// The tree's proxies carry their object's index as the user value; object_of_ maps a proxy id
-// (a node index) back to it without going through the tree.
-//
-// The pair cache (TreeMode::warm_pair_cache) is the scheme of Box2D's b2BroadPhase and of
-// Bullet's btDbvtBroadphase, built here on DynamicTree's public interface: which fat boxes
-// overlap changes only when move() re-inserts a proxy, so the pairs are kept, and after a pass
-// in which some proxies were re-inserted, the pairs of those proxies are dropped and found again
-// by querying the tree with their new fat boxes. The pairs are then exactly those find_pairs
-// would report, filtered to (sphere, box).
+// The proxies carry their object's index as the user value (spheres first, then boxes);
+// object_of_ maps a proxy id (a node index) back to it without going through the tree.
 class TreeBackend final : public Backend {
  public:
   TreeBackend(const ContactScene& scene, TreeMode mode)
@@ -96,17 +90,17 @@ class TreeBackend final : public Backend {
     // The warm tree starts from the first frame, outside the timed passes.
     const Frame& first = scene.frames.front();
     broadphase_boxes(scene_, first, bounds_);
-    insert_all();
-    previous_ = first;
     if (mode_ == TreeMode::warm_pair_cache) {
-      moved_flag_.assign(bounds_.size(), 0);
-      tree_.find_pairs([&](std::uint32_t a, std::uint32_t b) { keep_if_sphere_box(object_of_[a], object_of_[b]); });
-      sort_pairs();
+      proxies_.resize(bounds_.size());
+      for (std::uint32_t k = 0; k < bounds_.size(); ++k) proxies_[k] = broad_phase_.add(bounds_[k], k);
+      broad_phase_.update_pairs(sphere_box());
+    } else {
+      insert_all();
     }
+    previous_ = first;
   }
 
   const std::string& name() const override { return name_; }
-  bool library_only() const override { return mode_ != TreeMode::warm_pair_cache; }
 
   void pass(const Frame& frame, std::vector<PairContact>& out) override {
     out.clear();
@@ -119,17 +113,23 @@ class TreeBackend final : public Backend {
       move_all(frame);
     }
     if (mode_ == TreeMode::warm_pair_cache) {
-      if (!moved_.empty()) refresh_pairs();
-      for (const CachedPair& p : pairs_) tester_.test(p.sphere, spheres_ + p.box, frame, out);
+      broad_phase_.update_pairs(sphere_box());
+      // In object order (spheres, then boxes), so that the exact tests walk the arrays forwards.
+      for (const bvh::BroadPhasePair& p : broad_phase_.pairs()) {
+        tester_.test(static_cast<std::uint32_t>(p.first), static_cast<std::uint32_t>(p.second), frame, out);
+      }
       return;
     }
     tree_.find_pairs([&](std::uint32_t a, std::uint32_t b) { tester_.test(object_of_[a], object_of_[b], frame, out); });
   }
 
  private:
-  struct CachedPair {
-    std::uint32_t sphere, box;
+  // Only the (sphere, box) pairs are kept.
+  struct SphereBox {
+    std::uint64_t spheres;
+    bool operator()(std::uint64_t a, std::uint64_t b) const { return a < spheres && b >= spheres; }
   };
+  SphereBox sphere_box() const { return {spheres_}; }
 
   void insert_all() {
     proxies_.resize(bounds_.size());
@@ -138,19 +138,12 @@ class TreeBackend final : public Backend {
     for (std::uint32_t k = 0; k < bounds_.size(); ++k) object_of_[proxies_[k]] = k;
   }
 
-  // Each object moves by its displacement since the last pass, passed on to the tree; the
-  // objects whose proxies were re-inserted go to moved_. With the pair cache, move() is called
-  // only for an object whose box left its fat box, as Box2D's solver does before it moves a
-  // proxy; a fat box is then never shrunk while its object stays inside (move() would re-insert
-  // a proxy whose fat box has grown far too large for it, which jitter never causes).
+  // Each object moves by its displacement since the last pass, passed on to the tree (or the
+  // broad phase, which skips an object still inside its fat box).
   void move_all(const Frame& frame) {
-    moved_.clear();
-    const bool check_first = mode_ == TreeMode::warm_pair_cache;
     auto move = [&](std::uint32_t k, Vec3f displacement) {
-      const std::uint32_t proxy = proxies_[k];
-      const Aabbf& fat = tree_.fat_box(proxy);
-      if (check_first && fat.contains(bounds_[k].min) && fat.contains(bounds_[k].max)) return;
-      if (tree_.move(proxy, bounds_[k], displacement)) moved_.push_back(k);
+      if (mode_ == TreeMode::warm_pair_cache) broad_phase_.move(proxies_[k], bounds_[k], displacement);
+      else tree_.move(proxies_[k], bounds_[k], displacement);
     };
     for (std::uint32_t i = 0; i < spheres_; ++i) move(i, frame.sphere_centers[i] - previous_.sphere_centers[i]);
     for (std::uint32_t j = 0; j < scene_.box_count(); ++j) {
@@ -158,34 +151,6 @@ class TreeBackend final : public Backend {
     }
     previous_.sphere_centers.assign(frame.sphere_centers.begin(), frame.sphere_centers.end());
     previous_.box_centers.assign(frame.box_centers.begin(), frame.box_centers.end());
-  }
-
-  void keep_if_sphere_box(std::uint32_t a, std::uint32_t b) {
-    if (a > b) std::swap(a, b);
-    if (a < spheres_ && b >= spheres_) pairs_.push_back({a, b - spheres_});
-  }
-
-  void refresh_pairs() {
-    for (const std::uint32_t k : moved_) moved_flag_[k] = 1;
-    std::erase_if(pairs_, [&](const CachedPair& p) { return moved_flag_[p.sphere] || moved_flag_[spheres_ + p.box]; });
-    for (const std::uint32_t k : moved_) {
-      tree_.query(tree_.fat_box(proxies_[k]), [&](std::uint32_t proxy) {
-        const std::uint32_t other = object_of_[proxy];
-        // A pair of two moved objects is found from both; it is kept from the lower one's query.
-        if (other != k && !(moved_flag_[other] && other < k)) keep_if_sphere_box(k, other);
-        return true;
-      });
-    }
-    for (const std::uint32_t k : moved_) moved_flag_[k] = 0;
-    sort_pairs();
-  }
-
-  // In object order, so that the exact tests walk the spheres' and boxes' arrays forwards rather
-  // than in the tree's order: at 10^5 objects the arrays no longer fit the caches.
-  void sort_pairs() {
-    std::sort(pairs_.begin(), pairs_.end(), [](const CachedPair& x, const CachedPair& y) {
-      return x.sphere != y.sphere ? x.sphere < y.sphere : x.box < y.box;
-    });
   }
 
   const ContactScene& scene_;
@@ -196,12 +161,10 @@ class TreeBackend final : public Backend {
   std::string name_;
   std::vector<Aabbf> bounds_;
   bvh::DynamicTree tree_;
+  bvh::BroadPhase broad_phase_;
   std::vector<std::uint32_t> proxies_;
   std::vector<std::uint32_t> object_of_;
   Frame previous_;
-  std::vector<std::uint32_t> moved_;
-  std::vector<std::uint8_t> moved_flag_;
-  std::vector<CachedPair> pairs_;
 };
 
 }  // namespace

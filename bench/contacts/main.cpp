@@ -29,6 +29,7 @@
 #include <string>
 #include <vector>
 
+#include "../common/arguments.hpp"
 #include "../mesh_rays/statistics.hpp"
 #include "backend.hpp"
 #include "cross_check.hpp"
@@ -139,8 +140,7 @@ int run_size(std::size_t objects, const Options& options, ContactLog& log) {
                     .value = ms,
                     .repetitions = options.repetitions,
                     .passes = int(frames),
-                    .hitscan = b.is_hitscan(),
-                    .library_only = b.library_only()};
+                    .hitscan = b.is_hitscan()};
     log.add(f);
     f.metric = "pairs";
     f.value = double(e.answers.size());
@@ -151,26 +151,6 @@ int run_size(std::size_t objects, const Options& options, ContactLog& log) {
   }
   std::printf("  %zu objects took %.1f s\n", objects, seconds_since(start));
   return failures;
-}
-
-std::vector<std::string> split_list(const std::string& list) {
-  std::vector<std::string> items;
-  for (std::size_t begin = 0; begin <= list.size();) {
-    const std::size_t comma = std::min(list.find(',', begin), list.size());
-    if (comma > begin) items.push_back(list.substr(begin, comma - begin));
-    begin = comma + 1;
-  }
-  return items;
-}
-
-bool parse_sizes(const char* text, std::vector<std::size_t>& sizes) {
-  sizes.clear();
-  for (const std::string& item : split_list(text)) {
-    const std::size_t n = std::strtoull(item.c_str(), nullptr, 10);
-    if (n < 2) return false;
-    sizes.push_back(n);
-  }
-  return !sizes.empty();
 }
 
 bool parse_options(int argc, char** argv, Options& options) {
@@ -216,10 +196,7 @@ int main(int argc, char** argv) {
   Options options;
   if (!parse_options(argc, argv, options)) return 2;
   std::FILE* out = nullptr;
-  if (!options.jsonl.empty() && !(out = std::fopen(options.jsonl.c_str(), "a"))) {
-    std::fprintf(stderr, "hitscan_contacts_bench: cannot append to %s\n", options.jsonl.c_str());
-    return 1;
-  }
+  if (!open_jsonl(options.jsonl, "hitscan_contacts_bench", out)) return 1;
   std::printf("contacts: spheres vs boxes, %d repetitions round-robin, medians, 1 thread\n", options.repetitions);
   std::printf(
       "  disagreements: pairs found by the backend or by brute force only; for Bullet, pairs within %g of touching\n"

@@ -62,34 +62,24 @@ void ContactLog::print_tables() const {
       const double ms = find(n, b, "ms_per_pass");
       if (ms > 0 && (fastest_bullet < 0 || ms < fastest_bullet)) fastest_bullet = ms;
     }
-    // hitscan's fastest backend that agrees with brute force, among all or among those that use
-    // the library alone; the second is printed only when it is another backend.
-    auto fastest = [&](bool library_only) {
-      const ContactFigure* best = nullptr;
-      for (const ContactFigure& f : figures_) {
-        if (f.objects != n || !f.hitscan || f.metric != "ms_per_pass" || (library_only && !f.library_only)) continue;
-        if (find(n, f.backend, "disagreements") != 0) continue;
-        if (!best || f.value < best->value) best = &f;
-      }
-      return best;
-    };
-    const ContactFigure* overall = fastest(false);
-    const ContactFigure* library_alone = fastest(true);
-    for (const bool library_only : {false, true}) {
-      const ContactFigure* best = library_only ? library_alone : overall;
-      if (!best || (library_only && best == overall)) continue;
-      std::printf("  %zu objects, hitscan best%s: %s %.4g ms/pass\n", n, library_only ? " using the library alone" : "",
-                  best->backend.c_str(), best->value);
-      for (const std::string& b : bullet) {
-        const double ms = find(n, b, "ms_per_pass");
-        if (ms < 0) continue;
-        std::printf("    vs %-26s %9.4g ms   ratio %6.3f   speed-up %6.2fx\n", b.c_str(), ms, best->value / ms,
-                    ms / best->value);
-      }
-      if (fastest_bullet > 0) {
-        std::printf("    2x target against Bullet's fastest (%.4g ms): %s (speed-up %.2fx)\n", fastest_bullet,
-                    best->value * 2 <= fastest_bullet ? "met" : "NOT met", fastest_bullet / best->value);
-      }
+    // hitscan's fastest backend that agrees with brute force.
+    const ContactFigure* best = nullptr;
+    for (const ContactFigure& f : figures_) {
+      if (f.objects != n || !f.hitscan || f.metric != "ms_per_pass") continue;
+      if (find(n, f.backend, "disagreements") != 0) continue;
+      if (!best || f.value < best->value) best = &f;
+    }
+    if (!best) continue;
+    std::printf("  %zu objects, hitscan best: %s %.4g ms/pass\n", n, best->backend.c_str(), best->value);
+    for (const std::string& b : bullet) {
+      const double ms = find(n, b, "ms_per_pass");
+      if (ms < 0) continue;
+      std::printf("    vs %-26s %9.4g ms   ratio %6.3f   speed-up %6.2fx\n", b.c_str(), ms, best->value / ms,
+                  ms / best->value);
+    }
+    if (fastest_bullet > 0) {
+      std::printf("    2x target against Bullet's fastest (%.4g ms): %s (speed-up %.2fx)\n", fastest_bullet,
+                  best->value * 2 <= fastest_bullet ? "met" : "NOT met", fastest_bullet / best->value);
     }
   }
 }

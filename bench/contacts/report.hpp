@@ -22,8 +22,6 @@ struct ContactFigure {
   /// Passes per sample.
   int passes = 0;
   bool hitscan = true;
-  /// Backend::library_only.
-  bool library_only = true;
 };
 
 class ContactLog {
@@ -34,8 +32,8 @@ class ContactLog {
   void add(const ContactFigure& figure);
 
   /// ms per pass by backend and size, then per size hitscan's fastest backend that agrees with
-  /// brute force, and its fastest that uses the library alone, against each Bullet backend (time
-  /// ratio hitscan / Bullet; the target is <= 0.5 against the fastest Bullet backend).
+  /// brute force against each Bullet backend (time ratio hitscan / Bullet; the target is <= 0.5
+  /// against the fastest Bullet backend).
   void print_tables() const;
 
  private:

@@ -28,6 +28,7 @@
 #include <thread>
 #include <vector>
 
+#include "../common/arguments.hpp"
 #include "backend.hpp"
 #include "bench_meshes.hpp"
 #include "cross_check.hpp"
@@ -291,13 +292,7 @@ bool parse_options(int argc, char** argv, Options& options) {
     } else if (std::strcmp(argv[i], "--watertight-rays") == 0 && has_value) {
       options.watertight_rays = std::strtoull(argv[++i], nullptr, 10);
     } else if (std::strcmp(argv[i], "--meshes") == 0 && has_value) {
-      options.meshes.clear();
-      const std::string list = argv[++i];
-      for (std::size_t start = 0; start <= list.size();) {
-        const std::size_t comma = std::min(list.find(',', start), list.size());
-        if (comma > start) options.meshes.push_back(list.substr(start, comma - start));
-        start = comma + 1;
-      }
+      options.meshes = split_list(argv[++i]);
     } else {
       std::fprintf(stderr,
                    "usage: %s [--jsonl FILE] [--rays N] [--repetitions R] [--builds B] [--threads T] "
@@ -317,10 +312,7 @@ int main(int argc, char** argv) {
   Options options;
   if (!parse_options(argc, argv, options)) return 2;
   std::FILE* out = nullptr;
-  if (!options.jsonl.empty() && !(out = std::fopen(options.jsonl.c_str(), "a"))) {
-    std::fprintf(stderr, "hitscan_mesh_bench: cannot append to %s\n", options.jsonl.c_str());
-    return 1;
-  }
+  if (!open_jsonl(options.jsonl, "hitscan_mesh_bench", out)) return 1;
   std::printf("mesh_rays: %zu rays per set, %d repetitions round-robin, medians; %d builds; 1 and %d threads\n",
               options.rays, options.repetitions, options.builds, options.threads);
   const auto start = std::chrono::steady_clock::now();

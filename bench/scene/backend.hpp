@@ -1,0 +1,85 @@
+#pragma once
+// The interface every backend of the scene suite implements: the scenario's colliders held in the
+// backend's own structure, and the suite's four queries asked of it in batches. Answers name
+// colliders by their index in the scenario.
+
+#include <cstdint>
+#include <limits>
+#include <memory>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "hitscan/query/scene.hpp"
+#include "scenario.hpp"
+
+namespace hitscan::bench {
+
+inline constexpr std::uint32_t kNoIndex = 0xFFFFFFFFu;
+
+/// A ray's or a sweep's answer: how far it went to the first contact (+inf on a miss) and what it
+/// met there.
+struct CastAnswer {
+  float distance = std::numeric_limits<float>::infinity();
+  std::uint32_t collider = kNoIndex;
+};
+
+class Backend {
+ public:
+  virtual ~Backend() = default;
+  /// The name written to the JSON lines: "hitscan", "bullet", "brute_force".
+  virtual const std::string& name() const = 0;
+
+  /// Closest hit of every ray, on the calling thread.
+  virtual void raycast(std::span<const QueryRay> rays, std::span<CastAnswer> out) = 0;
+  /// The same over `threads` threads; false when the backend does not run on several.
+  virtual bool raycast_threads(std::span<const QueryRay> rays, std::span<CastAnswer> out, int threads) = 0;
+  /// How many colliders each sphere touches, on the calling thread.
+  virtual void overlap_count(std::span<const Spheref> spheres, std::span<std::uint32_t> counts) = 0;
+  /// The colliders one sphere touches, sorted by index (for the cross-check).
+  virtual std::vector<std::uint32_t> overlap_ids(const Spheref& sphere) = 0;
+  /// First contact of every sphere cast, on the calling thread.
+  virtual void sphere_cast(std::span<const SphereSweep> sweeps, std::span<CastAnswer> out) = 0;
+  /// Applies the moves and makes them visible to the next query; false when the backend has no
+  /// incremental update (brute force).
+  virtual bool move(std::span<const Move> moves) = 0;
+};
+
+/// hitscan::Scene with every collider added and committed; all-thread batches run on a pool of
+/// `threads` threads (hitscan_backend.cpp).
+std::unique_ptr<Backend> make_hitscan(const Scenario& scenario, int threads);
+
+/// Bullet 3: a btCollisionWorld with a btDbvtBroadphase, one per thread for the all-thread rays
+/// (bullet_backend.cpp; see there for the settings).
+std::unique_ptr<Backend> make_bullet(const Scenario& scenario, int threads);
+
+/// Every collider tested with hitscan's per-shape kernels, no acceleration structure
+/// (brute_force_backend.cpp).
+class BruteForce final : public Backend {
+ public:
+  explicit BruteForce(const Scenario& scenario);
+  ~BruteForce() override;
+
+  const std::string& name() const override { return name_; }
+  void raycast(std::span<const QueryRay> rays, std::span<CastAnswer> out) override;
+  bool raycast_threads(std::span<const QueryRay>, std::span<CastAnswer>, int) override { return false; }
+  void overlap_count(std::span<const Spheref> spheres, std::span<std::uint32_t> counts) override;
+  std::vector<std::uint32_t> overlap_ids(const Spheref& sphere) override;
+  void sphere_cast(std::span<const SphereSweep> sweeps, std::span<CastAnswer> out) override;
+  bool move(std::span<const Move>) override { return false; }
+
+  /// Whether collider `index` touches the sphere, by the pair kernel.
+  bool touches(std::uint32_t index, const Spheref& sphere) const;
+  /// The first contact of one sweep with collider `index` (+inf when it misses it).
+  float sweep_distance(std::uint32_t index, const SphereSweep& sweep) const;
+  /// The first hit of one ray on collider `index` (+inf when it misses it).
+  float ray_distance(std::uint32_t index, const QueryRay& ray) const;
+  ShapeKind kind(std::uint32_t index) const;
+
+ private:
+  struct Colliders;
+  std::unique_ptr<Colliders> colliders_;
+  std::string name_ = "brute_force";
+};
+
+}  // namespace hitscan::bench

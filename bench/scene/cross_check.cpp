@@ -1,0 +1,118 @@
+#include "cross_check.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <map>
+
+namespace hitscan::bench {
+namespace {
+
+constexpr int kPrinted = 4;
+
+const char* kind_of(const BruteForce& shapes, std::uint32_t collider) {
+  return collider == kNoIndex ? "miss" : shape_kind_name(shapes.kind(collider));
+}
+
+std::string format_kinds(const std::map<std::string, std::size_t>& kinds) {
+  std::string text;
+  for (const auto& [key, count] : kinds) {
+    if (!text.empty()) text += ", ";
+    text += key + ": " + std::to_string(count);
+  }
+  return text;
+}
+
+}  // namespace
+
+CheckSummary compare_casts(const BruteForce& shapes, std::span<const CastAnswer> reference,
+                           std::span<const CastAnswer> answers, std::span<const float> limits, float tolerance,
+                           const ExactDistance& exact, const std::string& name, const char* what) {
+  CheckSummary s;
+  std::map<std::string, std::size_t> kinds;
+  int printed = 0;
+  for (std::size_t i = 0; i < answers.size(); ++i) {
+    ++s.compared;
+    const CastAnswer& r = reference[i];
+    const CastAnswer& a = answers[i];
+    const bool r_hit = r.collider != kNoIndex, a_hit = a.collider != kNoIndex;
+    if (r_hit && a_hit) {
+      const double error = std::abs(double(a.distance) - double(r.distance));
+      const bool close = error <= tolerance * std::max(1.0f, r.distance);
+      if (r.collider == a.collider) {
+        s.max_error = std::max(s.max_error, error);
+        s.imprecise += close ? 0 : 1;
+        continue;
+      }
+      // Another collider at the same distance: two surfaces meet there.
+      if (close) continue;
+    } else if (r_hit != a_hit) {
+      const float found = r_hit ? r.distance : a.distance;
+      if (found >= limits[i] - tolerance * std::max(1.0f, limits[i])) {
+        ++s.borderline;
+        continue;
+      }
+    } else {
+      continue;
+    }
+    ++s.disagreements;
+    ++kinds[std::string(kind_of(shapes, r.collider)) + "/" + kind_of(shapes, a.collider)];
+    const float exact_r = r_hit ? exact(i, r.collider) : kInfinity<float>;
+    const float exact_a = a_hit ? exact(i, a.collider) : kInfinity<float>;
+    const bool confirmed = a_hit && std::abs(exact_a - a.distance) <= tolerance * std::max(1.0f, a.distance) &&
+                           exact_a < r.distance;
+    s.confirmed_against_hitscan += confirmed ? 1 : 0;
+    if (printed++ < kPrinted) {
+      std::printf("      %s %s %zu: hitscan %.6g on %u (%s), %s %.6g on %u (%s); brute force's kernel: %.6g, %.6g\n",
+                  name.c_str(), what, i, double(r.distance), r.collider, kind_of(shapes, r.collider), name.c_str(),
+                  double(a.distance), a.collider, kind_of(shapes, a.collider), double(exact_r), double(exact_a));
+    }
+  }
+  s.by_kind = format_kinds(kinds);
+  return s;
+}
+
+CheckSummary compare_overlaps(const BruteForce& shapes, Backend& reference, Backend& backend,
+                              std::span<const Spheref> spheres, std::size_t count) {
+  CheckSummary s;
+  std::map<std::string, std::size_t> kinds;
+  int printed = 0;
+  for (std::size_t i = 0; i < count; ++i) {
+    ++s.compared;
+    const std::vector<std::uint32_t> r = reference.overlap_ids(spheres[i]);
+    const std::vector<std::uint32_t> a = backend.overlap_ids(spheres[i]);
+    if (r == a) continue;
+    std::vector<std::uint32_t> differing;
+    std::set_symmetric_difference(r.begin(), r.end(), a.begin(), a.end(), std::back_inserter(differing));
+    bool real = false;
+    for (const std::uint32_t k : differing) {
+      const Spheref grown{spheres[i].center, spheres[i].radius + kOverlapMargin};
+      const Spheref shrunk{spheres[i].center, std::max(0.0f, spheres[i].radius - kOverlapMargin)};
+      if (shapes.touches(k, grown) && !shapes.touches(k, shrunk)) continue;
+      real = true;
+      const bool in_reference = std::binary_search(r.begin(), r.end(), k);
+      ++kinds[std::string(kind_of(shapes, k)) + (in_reference ? " missed" : " extra")];
+      if (printed++ < kPrinted) {
+        std::printf("      %s sphere %zu: collider %u (%s) %s\n", backend.name().c_str(), i, k, kind_of(shapes, k),
+                    in_reference ? "touched by hitscan's answer only" : "touched by its answer only");
+      }
+    }
+    if (real) {
+      ++s.disagreements;
+    } else {
+      ++s.borderline;
+    }
+  }
+  s.by_kind = format_kinds(kinds);
+  return s;
+}
+
+std::size_t count_changed(std::span<const CastAnswer> reference, std::span<const CastAnswer> answers) {
+  std::size_t changed = 0;
+  for (std::size_t i = 0; i < answers.size(); ++i) {
+    if (answers[i].collider != reference[i].collider || answers[i].distance != reference[i].distance) ++changed;
+  }
+  return changed;
+}
+
+}  // namespace hitscan::bench

@@ -1,0 +1,320 @@
+// hitscan_scene_bench: the "scene" suite. A scene of n mixed colliders (spheres, rotated boxes,
+// capsules, cylinders, instances of one torus mesh; scenario.hpp) asked four queries, hitscan's
+// Scene beside Bullet 3's btCollisionWorld (bullet_backend.cpp) and brute force over hitscan's
+// per-shape kernels:
+//   raycast        closest hit, 1 thread, and all threads (Scene::raycast_batch; Bullet's rayTest
+//                  on std::threads, one world per thread)
+//   overlap_sphere the colliders a sphere touches (Bullet: contactTest with a sphere object)
+//   sphere_cast    first contact of a moving sphere (Bullet: convexSweepTest, ClosestConvexResult)
+//   move_commit    1% of the colliders moved to new random places, then made visible (hitscan:
+//                  set_transform and commit; Bullet: setWorldTransform and updateSingleAabb)
+//
+//   hitscan_scene_bench [--jsonl FILE] [--sizes 10000,100000] [--rounds R] [--threads T]
+//                       [--brute-force-max N] [--quick]
+//
+// Every answer is cross-checked against hitscan's before anything is timed (cross_check.hpp).
+// Then every figure is the median of R rounds (default 5) taken round-robin over the backends,
+// the starting backend rotating, so that all of them share the machine's drift; speed-ups are
+// ratios of those medians. Brute force runs up to --brute-force-max colliders (default 10000), on
+// the first few hundred queries of each set. --quick: 10000 colliders, smaller query sets, 3
+// rounds. JSON lines are appended to FILE. The exit status is 1 when brute force disagrees with
+// hitscan (Bullet's disagreements are reported, not failed on).
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <functional>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "../common/arguments.hpp"
+#include "../mesh_rays/statistics.hpp"
+#include "backend.hpp"
+#include "cross_check.hpp"
+#include "report.hpp"
+
+namespace hitscan::bench {
+namespace {
+
+constexpr std::uint64_t kSeed = 0x5CE7E'B3C4ull;
+
+// Queries per set: the full sets that hitscan and Bullet answer, and the prefixes brute force
+// answers.
+struct QueryCounts {
+  std::size_t rays = 0, spheres = 0, sweeps = 0;
+};
+
+struct Options {
+  std::string jsonl;
+  std::vector<std::size_t> sizes = {10000, 100000};
+  int rounds = 5;
+  int threads = std::max(1, int(std::thread::hardware_concurrency()));
+  std::size_t brute_force_max = 10000;
+  QueryCounts full{1u << 15, 1u << 13, 1u << 12};
+  QueryCounts brute_force{512, 256, 48};
+};
+
+double seconds_since(std::chrono::steady_clock::time_point start) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+}
+
+// One backend's part in a timed query: what it runs, how many queries that is.
+struct Entry {
+  Backend* backend = nullptr;
+  std::size_t batch = 0;
+  std::function<void()> run;
+  std::vector<double> seconds;
+};
+
+// R rounds; each runs every entry once, starting one entry further on each round.
+void alternate(std::vector<Entry>& entries, int rounds) {
+  for (int round = 0; round < rounds; ++round) {
+    for (std::size_t k = 0; k < entries.size(); ++k) {
+      Entry& e = entries[(k + std::size_t(round)) % entries.size()];
+      const auto start = std::chrono::steady_clock::now();
+      e.run();
+      e.seconds.push_back(seconds_since(start));
+    }
+  }
+}
+
+void log_entries(SceneLog& log, std::size_t n, const char* query, int threads, const std::vector<Entry>& entries,
+                 bool as_ms) {
+  std::vector<SceneFigure> figures;
+  for (const Entry& e : entries) {
+    const double seconds = median(e.seconds);
+    figures.push_back({n, query, threads, e.backend->name(), as_ms ? "ms" : "queries_per_s",
+                       as_ms ? seconds * 1e3 : double(e.batch) / seconds, e.batch, int(e.seconds.size())});
+  }
+  log.add(figures);
+}
+
+void print_check(const char* name, const CheckSummary& s) {
+  std::printf("    %-12s %6zu compared, %5zu disagree (%zu confirmed by brute force), %5zu borderline, %5zu imprecise, "
+              "max |d - hitscan| %.3g%s%s\n",
+              name, s.compared, s.disagreements, s.confirmed_against_hitscan, s.borderline, s.imprecise, s.max_error,
+              s.by_kind.empty() ? "" : "; disagreements by kind (hitscan's/other's): ", s.by_kind.c_str());
+}
+
+template <class T>
+std::span<const T> prefix(const std::vector<T>& v, std::size_t count) {
+  return std::span<const T>(v).first(std::min(count, v.size()));
+}
+
+// Runs one size. Returns how many of brute force's cross-checks disagree with hitscan.
+int run_size(std::size_t n, const Options& options, SceneLog& log) {
+  const auto start = std::chrono::steady_clock::now();
+  const Scenario scenario = make_scenario(n, kSeed + n);
+  auto build_start = std::chrono::steady_clock::now();
+  std::unique_ptr<Backend> hitscan = make_hitscan(scenario, options.threads);
+  const double hitscan_build = seconds_since(build_start);
+  build_start = std::chrono::steady_clock::now();
+  std::unique_ptr<Backend> bullet = make_bullet(scenario, options.threads);
+  const double bullet_build = seconds_since(build_start);
+  BruteForce brute(scenario);
+  const bool with_brute_force = n <= options.brute_force_max;
+
+  auto touches = [](const void* context, const Spheref& sphere) {
+    std::uint32_t count = 0;
+    static_cast<Backend*>(const_cast<void*>(context))->overlap_count({&sphere, 1}, {&count, 1});
+    return count > 0;
+  };
+  const QuerySet q = make_queries(scenario, options.full.rays, options.full.spheres, options.full.sweeps,
+                                  kSeed ^ n, touches, hitscan.get());
+  std::printf("\n%zu colliders in a cube of side %.1f (hitscan built in %.0f ms, Bullet's %d world%s in %.0f ms)%s\n",
+              n, double(scenario.side), hitscan_build * 1e3, options.threads, options.threads > 1 ? "s" : "",
+              bullet_build * 1e3, with_brute_force ? "" : "; brute force skipped");
+
+  int failures = 0;
+  const QueryCounts& bf = options.brute_force;
+  std::printf("  cross-check against hitscan (before timing):\n");
+
+  const ExactDistance exact_ray = [&](std::size_t i, std::uint32_t k) { return brute.ray_distance(k, q.rays[i]); };
+  const ExactDistance exact_sweep = [&](std::size_t i, std::uint32_t k) {
+    return brute.sweep_distance(k, q.sweeps[i]);
+  };
+
+  // Rays: one untimed pass of each backend gives the answers checked.
+  std::vector<float> ray_limits, sweep_limits;
+  for (const QueryRay& r : q.rays) ray_limits.push_back(r.max_distance);
+  for (const SphereSweep& s : q.sweeps) sweep_limits.push_back(s.max_distance);
+  std::vector<CastAnswer> h_rays(q.rays.size()), b_rays(q.rays.size()), f_rays(std::min(bf.rays, q.rays.size()));
+  std::vector<CastAnswer> h_rays_threads(q.rays.size()), b_rays_threads(q.rays.size());
+  hitscan->raycast(q.rays, h_rays);
+  bullet->raycast(q.rays, b_rays);
+  hitscan->raycast_threads(q.rays, h_rays_threads, options.threads);
+  bullet->raycast_threads(q.rays, b_rays_threads, options.threads);
+  const std::size_t ray_hits = std::size_t(
+      std::count_if(h_rays.begin(), h_rays.end(), [](const CastAnswer& a) { return a.collider != kNoIndex; }));
+  std::printf("  raycast (%zu rays, %zu hit, max distance %.1f):\n", q.rays.size(), ray_hits,
+              double(q.rays.front().max_distance));
+  print_check("bullet", compare_casts(brute, h_rays, b_rays, ray_limits, kRayTolerance, exact_ray, "bullet", "ray"));
+  if (with_brute_force) {
+    brute.raycast(prefix(q.rays, bf.rays), f_rays);
+    const CheckSummary s =
+        compare_casts(brute, h_rays, f_rays, ray_limits, kRayTolerance, exact_ray, "brute_force", "ray");
+    print_check("brute_force", s);
+    failures += s.disagreements + s.imprecise != 0;
+  }
+  std::printf("    on %d threads: hitscan changes %zu answers, bullet %zu\n", options.threads,
+              count_changed(h_rays, h_rays_threads), count_changed(b_rays, b_rays_threads));
+
+  // Overlaps: sets compared on a prefix (brute force's share, or 2048 for Bullet), counts timed.
+  std::vector<std::uint32_t> h_counts(q.spheres.size()), b_counts(q.spheres.size());
+  std::vector<std::uint32_t> f_counts(std::min(bf.spheres, q.spheres.size()));
+  hitscan->overlap_count(q.spheres, h_counts);
+  std::size_t touched = 0;
+  for (const std::uint32_t c : h_counts) touched += c;
+  std::printf("  overlap_sphere (%zu spheres, %.2f colliders touched on average):\n", q.spheres.size(),
+              double(touched) / double(q.spheres.size()));
+  print_check("bullet",
+              compare_overlaps(brute, *hitscan, *bullet, q.spheres, std::min<std::size_t>(2048, q.spheres.size())));
+  if (with_brute_force) {
+    const CheckSummary s = compare_overlaps(brute, *hitscan, brute, q.spheres, f_counts.size());
+    print_check("brute_force", s);
+    failures += s.disagreements + s.imprecise != 0;
+  }
+
+  // Sphere casts.
+  std::vector<CastAnswer> h_sweeps(q.sweeps.size()), b_sweeps(q.sweeps.size());
+  std::vector<CastAnswer> f_sweeps(std::min(bf.sweeps, q.sweeps.size()));
+  {
+    hitscan->sphere_cast(q.sweeps, h_sweeps);
+    bullet->sphere_cast(q.sweeps, b_sweeps);
+    const std::size_t sweep_hits = std::size_t(
+        std::count_if(h_sweeps.begin(), h_sweeps.end(), [](const CastAnswer& a) { return a.collider != kNoIndex; }));
+    std::printf("  sphere_cast (%zu sweeps, %zu hit, max distance %.1f):\n", q.sweeps.size(), sweep_hits,
+                double(q.sweeps.front().max_distance));
+    print_check("bullet",
+                compare_casts(brute, h_sweeps, b_sweeps, sweep_limits, kSweepTolerance, exact_sweep, "bullet",
+                              "sweep"));
+    if (with_brute_force) {
+      brute.sphere_cast(prefix(q.sweeps, bf.sweeps), f_sweeps);
+      const CheckSummary s =
+          compare_casts(brute, h_sweeps, f_sweeps, sweep_limits, kSweepTolerance, exact_sweep, "brute_force", "sweep");
+      print_check("brute_force", s);
+      failures += s.disagreements + s.imprecise != 0;
+    }
+  }
+
+  // Timing, query by query.
+  const int rounds = options.rounds;
+  {
+    std::vector<Entry> e = {{hitscan.get(), q.rays.size(), [&] { hitscan->raycast(q.rays, h_rays); }, {}},
+                            {bullet.get(), q.rays.size(), [&] { bullet->raycast(q.rays, b_rays); }, {}}};
+    if (with_brute_force) {
+      e.push_back({&brute, f_rays.size(), [&] { brute.raycast(prefix(q.rays, bf.rays), f_rays); }, {}});
+    }
+    alternate(e, rounds);
+    log_entries(log, n, "raycast", 1, e, false);
+  }
+  if (options.threads > 1) {
+    std::vector<Entry> e = {
+        {hitscan.get(), q.rays.size(), [&] { hitscan->raycast_threads(q.rays, h_rays_threads, options.threads); }, {}},
+        {bullet.get(), q.rays.size(), [&] { bullet->raycast_threads(q.rays, b_rays_threads, options.threads); }, {}}};
+    alternate(e, rounds);
+    log_entries(log, n, "raycast", options.threads, e, false);
+  }
+  {
+    std::vector<Entry> e = {
+        {hitscan.get(), q.spheres.size(), [&] { hitscan->overlap_count(q.spheres, h_counts); }, {}},
+        {bullet.get(), q.spheres.size(), [&] { bullet->overlap_count(q.spheres, b_counts); }, {}}};
+    if (with_brute_force) {
+      e.push_back({&brute, f_counts.size(), [&] { brute.overlap_count(prefix(q.spheres, bf.spheres), f_counts); }, {}});
+    }
+    alternate(e, rounds);
+    log_entries(log, n, "overlap_sphere", 1, e, false);
+  }
+  {
+    std::vector<Entry> e = {{hitscan.get(), q.sweeps.size(), [&] { hitscan->sphere_cast(q.sweeps, h_sweeps); }, {}},
+                            {bullet.get(), q.sweeps.size(), [&] { bullet->sphere_cast(q.sweeps, b_sweeps); }, {}}};
+    if (with_brute_force) {
+      e.push_back({&brute, f_sweeps.size(), [&] { brute.sphere_cast(prefix(q.sweeps, bf.sweeps), f_sweeps); }, {}});
+    }
+    alternate(e, rounds);
+    log_entries(log, n, "sphere_cast", 1, e, false);
+  }
+  {
+    // Each run moves 1% of the colliders away and, in the next run, back: two batches a round,
+    // and the scene is the same again at the end.
+    std::vector<Move> away, back;
+    make_moves(scenario, std::max<std::size_t>(1, n / 100), kSeed + 7 * n, away, back);
+    bool h_away = true, b_away = true;
+    auto flip = [&](Backend& b, bool& is_away) {
+      b.move(is_away ? away : back);
+      is_away = !is_away;
+    };
+    std::vector<Entry> e = {{hitscan.get(), away.size(), [&] { flip(*hitscan, h_away); }, {}},
+                            {bullet.get(), away.size(), [&] { flip(*bullet, b_away); }, {}}};
+    alternate(e, 2 * rounds);
+    log_entries(log, n, "move_commit", 1, e, true);
+  }
+  std::printf("  %zu colliders took %.1f s\n", n, seconds_since(start));
+  return failures;
+}
+
+bool parse_options(int argc, char** argv, Options& options) {
+  bool quick = false, sizes_given = false, rounds_given = false;
+  for (int i = 1; i < argc; ++i) {
+    const bool has_value = i + 1 < argc;
+    if (std::strcmp(argv[i], "--jsonl") == 0 && has_value) {
+      options.jsonl = argv[++i];
+    } else if (std::strcmp(argv[i], "--sizes") == 0 && has_value) {
+      if (!parse_sizes(argv[++i], options.sizes)) return false;
+      sizes_given = true;
+    } else if (std::strcmp(argv[i], "--rounds") == 0 && has_value) {
+      options.rounds = std::max(1, std::atoi(argv[++i]));
+      rounds_given = true;
+    } else if (std::strcmp(argv[i], "--threads") == 0 && has_value) {
+      options.threads = std::max(1, std::atoi(argv[++i]));
+    } else if (std::strcmp(argv[i], "--brute-force-max") == 0 && has_value) {
+      options.brute_force_max = std::strtoull(argv[++i], nullptr, 10);
+    } else if (std::strcmp(argv[i], "--quick") == 0) {
+      quick = true;
+    } else {
+      std::fprintf(stderr,
+                   "usage: %s [--jsonl FILE] [--sizes 10000,100000] [--rounds R] [--threads T] "
+                   "[--brute-force-max N] [--quick]\n",
+                   argv[0]);
+      return false;
+    }
+  }
+  if (quick) {
+    if (!sizes_given) options.sizes = {10000};
+    if (!rounds_given) options.rounds = 3;
+    options.full = {1u << 13, 1u << 11, 1u << 10};
+    options.brute_force = {256, 128, 24};
+  }
+  return true;
+}
+
+}  // namespace
+}  // namespace hitscan::bench
+
+int main(int argc, char** argv) {
+  using namespace hitscan::bench;
+  Options options;
+  if (!parse_options(argc, argv, options)) return 2;
+  std::FILE* out = nullptr;
+  if (!open_jsonl(options.jsonl, "hitscan_scene_bench", out)) return 1;
+  std::printf("scene: mixed colliders, %d rounds round-robin, medians; 1 and %d threads\n", options.rounds,
+              options.threads);
+  std::printf(
+      "  cross-check: distances within %g (rays) and %g (sweeps) of hitscan's, relative beyond 1; the same\n"
+      "  collider further off is imprecise (Bullet's iterative convex casts), another collider or a hit against a\n"
+      "  miss a disagreement, unless the hit lies at the distance limit (borderline); overlap sets equal, a\n"
+      "  collider in one set only borderline when brute force's kernel changes its mind within %g of the radius.\n",
+      double(kRayTolerance), double(kSweepTolerance), double(kOverlapMargin));
+  const auto start = std::chrono::steady_clock::now();
+  SceneLog log(out);
+  int failures = 0;
+  for (const std::size_t n : options.sizes) failures += run_size(n, options, log);
+  log.print_table();
+  std::printf("scene took %.1f s\n", seconds_since(start));
+  if (failures != 0) std::printf("scene: brute force disagrees with hitscan in %d checks\n", failures);
+  if (out) std::fclose(out);
+  return failures == 0 ? 0 : 1;
+}

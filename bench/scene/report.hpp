@@ -1,0 +1,50 @@
+#pragma once
+// The figures of the scene suite: one JSON object per line, appended to the file the other
+// benchmarks write, each of hitscan's carrying its same-run speed-up over Bullet and brute force;
+// and at the end the table of every query at every size.
+
+#include <cstddef>
+#include <cstdio>
+#include <string>
+#include <vector>
+
+namespace hitscan::bench {
+
+struct SceneFigure {
+  std::size_t colliders = 0;
+  /// "raycast", "overlap_sphere", "sphere_cast", "move_commit".
+  std::string query;
+  int threads = 1;
+  std::string backend;
+  /// "queries_per_s" (median over the rounds), "ms" (move_commit: median per batch of moves).
+  std::string metric;
+  double value = 0;
+  /// Queries per timed batch (moves per batch for move_commit).
+  std::size_t batch = 0;
+  /// Samples the median was taken over.
+  int samples = 0;
+};
+
+class SceneLog {
+ public:
+  /// `out` may be null: the figures are then only kept for the table.
+  explicit SceneLog(std::FILE* out) : out_(out) {}
+
+  /// Adds the figures of one (size, query, threads), all backends together, and writes them with
+  /// hitscan's speed-ups (Bullet's time / hitscan's, brute force's time / hitscan's).
+  void add(const std::vector<SceneFigure>& figures);
+
+  /// Per size and query: each backend's figure, hitscan's speed-up over Bullet and over brute
+  /// force, and whether the speed-up over Bullet meets the target (3x).
+  void print_table() const;
+
+ private:
+  std::FILE* out_;
+  std::vector<SceneFigure> figures_;
+};
+
+/// hitscan's same-run speed-up over `other` for one figure pair: a rate ratio for queries per
+/// second, a time ratio for ms.
+double speedup(const SceneFigure& hitscan, const SceneFigure& other);
+
+}  // namespace hitscan::bench
