@@ -1,6 +1,6 @@
 /* The C API in one page: a level with a mesh floor, a crate and two players, and a shot from one
- * player's muzzle that ignores its own hitbox ("what did I hit?"), then every surface the shot
- * passes through. Built and run by the tests; it exits non-zero if an answer is not the expected one. */
+ * player's muzzle that ignores its own hitbox ("what did I hit?"), a rocket swept along the same
+ * aim, then every surface the shot passes through. Built and run by the tests; it exits non-zero if an answer is not the expected one. */
 
 #include <stdio.h>
 
@@ -30,6 +30,7 @@ int main(void) {
   hs_shape crate = hs_shape_default(HS_SHAPE_BOX);
   hs_shape player = hs_shape_default(HS_SHAPE_CAPSULE);
   hs_ray shot = hs_ray_default();
+  hs_sphere_sweep rocket;
   hs_query_options options = hs_query_options_default();
   hs_hit hit, crossings[8];
   size_t written = 0, total = 0, i;
@@ -73,6 +74,18 @@ int main(void) {
   shot.direction.y = -0.1f;
   if (!report(hs_raycast(scene, &shot, &options, &hit))) return 1;
   printf("low shot: stopped by %s at %.2f m\n", hit.collider == crate_id ? "the crate" : "something else", hit.distance);
+  ok &= hit.hit && hit.collider == crate_id;
+
+  /* A rocket of radius 0.5 along the high aim: the thin shot cleared the crate, the rocket clips
+   * its front top edge. */
+  rocket = hs_sphere_sweep_default();
+  rocket.sphere.center = shot.origin;
+  rocket.sphere.radius = 0.5f;
+  rocket.direction = shot.direction;
+  rocket.direction.y = -0.03f;
+  rocket.max_distance = shot.max_distance;
+  if (!report(hs_sphere_cast(scene, &rocket, &options, &hit))) return 1;
+  printf("rocket: %s after %.2f m\n", hit.collider == crate_id ? "hits the crate" : "hits something else", hit.distance);
   ok &= hit.hit && hit.collider == crate_id;
 
   /* A penetrating shot: every surface it crosses, nearest first. */

@@ -1,8 +1,8 @@
 #ifndef HITSCAN_HITSCAN_H
 #define HITSCAN_HITSCAN_H
 /*
- * hitscan's C API: scenes of colliders and ray queries against them, for C and for any language
- * that calls C. Every name starts with hs_ or HS_; the scene and the shared mesh are opaque
+ * hitscan's C API: scenes of colliders and the queries against them (rays, sphere and capsule
+ * casts, overlaps, closest points), for C and for any language that calls C. Every name starts with hs_ or HS_; the scene and the shared mesh are opaque
  * handles; every other type is a plain struct with an hs_..._default() initialiser.
  *
  * Errors. Every function that can fail returns an hs_status. On failure it also records a
@@ -13,10 +13,11 @@
  * and stale ids are errors, and running out of memory is HS_OUT_OF_MEMORY. The library never
  * prints.
  *
- * Data as it comes. Ray data that can hit nothing is a miss, not an error, so that one bad ray
- * does not fail a batch: a NaN or infinite origin or direction, a zero direction, a NaN or
- * negative ray max_distance. Descriptions that are stored (shapes, transforms, meshes, layers)
- * and query options are checked, and a NaN there is HS_INVALID_ARGUMENT.
+ * Data as it comes. Query data that can hit nothing is a miss, not an error, so that one bad ray
+ * does not fail a batch: a NaN or infinite origin, point or direction, a zero direction, a NaN or
+ * negative ray or sweep max_distance, a query shape (overlap or sweep) with a NaN or infinite
+ * value, a negative size or a zero box rotation. Descriptions that are stored (shapes, transforms,
+ * meshes, layers) and query options are checked, and a NaN there is HS_INVALID_ARGUMENT.
  *
  * Threads. Queries on a scene are safe from any number of threads at once. Edits (add, remove,
  * set_...) may run beside queries and become visible all at once at hs_scene_commit, which waits
@@ -126,20 +127,24 @@ HS_API hs_ray hs_ray_default(void);
  * the hit exactly there; analytic shapes report a face. */
 typedef enum hs_feature { HS_FEATURE_FACE = 0, HS_FEATURE_EDGE = 1, HS_FEATURE_VERTEX = 2 } hs_feature;
 
-/* One hit. A miss has hit = 0, distance = +inf, collider = HS_NO_COLLIDER and
- * primitive = HS_NO_PRIMITIVE. */
+/* One hit of a ray, a sweep or a closest-point query. A miss has hit = 0, distance = +inf,
+ * collider = HS_NO_COLLIDER, primitive = HS_NO_PRIMITIVE and depth = 0. */
 typedef struct hs_hit {
   int hit;            /* 1 for a hit, 0 for a miss */
   uint32_t flags;     /* HS_HIT_... bits */
   hs_feature feature;
-  float distance;     /* world distance from the ray's origin */
-  hs_vec3 point;      /* world point of the hit */
-  hs_vec3 normal;     /* unit contact normal, facing the ray */
+  float distance;     /* world distance from the ray's origin, how far a sweep's shape travelled, or
+                         (hs_closest_point) the distance from the query point */
+  hs_vec3 point;      /* world point of the hit, on the collider */
+  hs_vec3 normal;     /* unit contact normal, facing the query: against the ray or sweep direction,
+                         towards the query point for hs_closest_point */
   hs_vec3 face_normal; /* unit normal of the surface: outward for solids, the front for open surfaces */
   uint32_t collider;  /* id of the collider hit */
   uint64_t user_id;   /* the collider's user id */
   uint32_t primitive; /* meshes: the triangle's index; HS_NO_PRIMITIVE for analytic shapes */
   float u, v;         /* meshes: barycentrics, point = (1 - u - v) v0 + u v1 + v v2 */
+  float depth;        /* sweeps that start in contact (HS_HIT_STARTED_INSIDE): how deep the shapes
+                         overlap at the start, along normal; 0 otherwise */
 } hs_hit;
 
 /* A miss. */
@@ -232,12 +237,14 @@ typedef struct hs_query_options {
   hs_face_mode faces;   /* which faces of open surfaces (triangles, planes, polygons) count */
   int solid;            /* non-zero: a ray starting inside a solid hits at distance 0
                            (HS_HIT_STARTED_INSIDE); zero: solids are shells, it hits at the exit */
+  int contacts;         /* overlap queries: non-zero also computes each touching collider's contact
+                           (hs_overlap_hit.contact); zero decides touch alone, which is cheaper */
   hs_filter_callback filter; /* null: every collider the layer mask lets through */
   void* filter_context;      /* passed to filter */
 } hs_query_options;
 
-/* Every layer, no distance limit, both faces, solid, no filter. Queries take a null options
- * pointer to mean these. */
+/* Every layer, no distance limit, both faces, solid, no contacts, no filter. Queries take a null
+ * options pointer to mean these. */
 HS_API hs_query_options hs_query_options_default(void);
 
 /* ---- meshes ------------------------------------------------------------------------------------- */
@@ -331,6 +338,118 @@ HS_API hs_status hs_raycast_batch(const hs_scene* scene, const hs_ray* rays, siz
 /* out_hit[i] = hs_raycast_any(rays[i]) (0 or 1) in the same way. */
 HS_API hs_status hs_raycast_any_batch(const hs_scene* scene, const hs_ray* rays, size_t count,
                                       const hs_query_options* options, uint8_t* out_hit);
+
+/* ---- sweeps --------------------------------------------------------------------------------------
+ * A sphere or capsule moved along a direction: the first collider it meets. The layer mask, the
+ * filter and max_distance apply; faces and solid do not (solids are solid, surfaces two-sided).
+ * A sweep that can hit nothing (see "Data as it comes") is a miss, and the call succeeds. Fails
+ * with HS_INVALID_ARGUMENT for a null scene, sweep or output, or options with a NaN or negative
+ * max_distance or an unknown face mode. */
+
+/* A sphere moved along direction (any non-zero length; it is normalised) up to max_distance
+ * (world units), which limits the sweep on top of hs_query_options.max_distance. */
+typedef struct hs_sphere_sweep {
+  hs_sphere sphere;
+  hs_vec3 direction;
+  float max_distance;
+} hs_sphere_sweep;
+
+/* A unit sphere at the origin along +z, without limit. */
+HS_API hs_sphere_sweep hs_sphere_sweep_default(void);
+
+/* A capsule moved in the same way. */
+typedef struct hs_capsule_sweep {
+  hs_capsule capsule;
+  hs_vec3 direction;
+  float max_distance;
+} hs_capsule_sweep;
+
+/* The capsule of hs_shape_default(HS_SHAPE_CAPSULE) along +z, without limit. */
+HS_API hs_capsule_sweep hs_capsule_sweep_default(void);
+
+/* The first contact of the moving sphere, or a miss, into *out_hit: distance is how far the sphere
+ * travelled, point the contact point on the collider, normal the contact normal (from the collider
+ * towards the sphere), face_normal the surface's own normal there; mesh hits carry the triangle and
+ * the barycentrics of the point. A sphere already touching a collider at the start hits at
+ * distance 0 with HS_HIT_STARTED_INSIDE, the normal that separates them and their depth; among
+ * several such, the deepest. */
+HS_API hs_status hs_sphere_cast(const hs_scene* scene, const hs_sphere_sweep* sweep, const hs_query_options* options,
+                                hs_hit* out_hit);
+
+/* The same for a capsule. */
+HS_API hs_status hs_capsule_cast(const hs_scene* scene, const hs_capsule_sweep* sweep,
+                                 const hs_query_options* options, hs_hit* out_hit);
+
+/* out_hits[i] = hs_sphere_cast(sweeps[i]) for i < count, as hs_raycast_batch does for rays: over
+ * all cores, identical to one at a time, one commit of the scene; the arrays may be null when
+ * count is 0; HS_OUT_OF_RANGE for a count whose arrays could not exist. A failure leaves out_hits
+ * as it was. */
+HS_API hs_status hs_sphere_cast_batch(const hs_scene* scene, const hs_sphere_sweep* sweeps, size_t count,
+                                      const hs_query_options* options, hs_hit* out_hits);
+
+/* ---- overlaps ------------------------------------------------------------------------------------
+ * Every collider a query shape touches: overlaps, or lies within a contact tolerance of (a few
+ * float ulps relative to the shapes' size). The layer mask and the filter apply; max_distance,
+ * faces and solid do not: solids are solid, and planes, polygons and meshes are two-sided surfaces
+ * (a shape wholly inside a closed mesh touches none of its triangles). options->contacts asks for
+ * each hit's contact. Colliders come in increasing id order; the first min(total, capacity) are
+ * written into `buffer` (which may be null when capacity is 0), their count into *out_written and,
+ * when out_total is not null, how many colliders were touched into *out_total. A query shape that
+ * can touch nothing (see "Data as it comes") touches nothing: total 0, and the call succeeds.
+ * Fails with HS_INVALID_ARGUMENT for a null scene, shape or out_written, a null buffer with a
+ * non-zero capacity, or options with a NaN or negative max_distance or an unknown face mode; the
+ * counts are then 0 and the buffer is left as it was. */
+
+/* Where a query shape A and a collider B touch: normal is unit and points from B towards A, depth
+ * is > 0 when they overlap (how far A must move along normal to clear B) and <= 0 when they only
+ * touch within the tolerance; point_on_a is A's deepest point, point_on_b B's surface point
+ * nearest to it. Open surfaces are cleared by leaving them on the side of A's centre. */
+typedef struct hs_contact {
+  hs_vec3 point_on_a;
+  hs_vec3 point_on_b;
+  hs_vec3 normal;
+  float depth;
+} hs_contact;
+
+/* One collider the query shape touches. */
+typedef struct hs_overlap_hit {
+  uint32_t collider;  /* id of the collider touched */
+  uint32_t primitive; /* meshes with a contact: the deepest touching triangle (the lowest index on
+                         a tie); HS_NO_PRIMITIVE otherwise */
+  uint64_t user_id;   /* the collider's user id */
+  int has_contact;    /* 1 when `contact` holds the contact: options->contacts was set and the pair
+                         computes one (a box or a capsule whose core overlaps a cylinder does not
+                         yet); the hit itself is exact either way */
+  hs_contact contact; /* all zero when has_contact is 0 */
+} hs_overlap_hit;
+
+/* Nothing touched: collider HS_NO_COLLIDER, primitive HS_NO_PRIMITIVE, no contact. */
+HS_API hs_overlap_hit hs_overlap_hit_default(void);
+
+/* The colliders a sphere touches. */
+HS_API hs_status hs_overlap_sphere(const hs_scene* scene, const hs_sphere* sphere, const hs_query_options* options,
+                                   hs_overlap_hit* buffer, size_t capacity, size_t* out_written, size_t* out_total);
+
+/* The colliders an oriented box touches; its rotation, of any non-zero length, is normalised. */
+HS_API hs_status hs_overlap_box(const hs_scene* scene, const hs_box* box, const hs_query_options* options,
+                                hs_overlap_hit* buffer, size_t capacity, size_t* out_written, size_t* out_total);
+
+/* The colliders a capsule touches. */
+HS_API hs_status hs_overlap_capsule(const hs_scene* scene, const hs_capsule* capsule, const hs_query_options* options,
+                                    hs_overlap_hit* buffer, size_t capacity, size_t* out_written, size_t* out_total);
+
+/* ---- closest point ------------------------------------------------------------------------------ */
+
+/* The nearest surface point of the scene to `point` within options->max_distance (inclusive; the
+ * search radius), or a miss, into *out_hit. The layer mask and the filter apply, faces does not.
+ * With options->solid (the default) a point inside a solid is its own closest point: distance 0,
+ * HS_HIT_STARTED_INSIDE; without, it finds the nearest point of the solid's surface. distance is
+ * the distance from `point`, normal points from the surface towards `point` (the face normal when
+ * `point` lies on it), and mesh hits carry the triangle, the barycentrics and the feature. A NaN
+ * or infinite point is a miss and the call succeeds. Fails with HS_INVALID_ARGUMENT for a null
+ * scene or out_hit, or options with a NaN or negative max_distance or an unknown face mode. */
+HS_API hs_status hs_closest_point(const hs_scene* scene, hs_vec3 point, const hs_query_options* options,
+                                  hs_hit* out_hit);
 
 #ifdef __cplusplus
 }

@@ -43,18 +43,22 @@ hs_status to_polygon(const Entry& entry, const hs_convex_polygon& polygon, Colli
   return HS_OK;
 }
 
-}  // namespace
-
-hs_status to_rotation(const Entry& entry, const hs_quat& q, const char* what, Quatf& out) {
+// The rotation of a quaternion of any non-zero finite length; false for any other.
+bool normalized_rotation(const hs_quat& q, Quatf& out) {
   // Scaled by its largest component first, so that neither huge nor tiny finite quaternions
   // overflow or underflow on their way to unit length.
   const float largest = std::max({std::abs(q.w), std::abs(q.x), std::abs(q.y), std::abs(q.z)});
-  if (!std::isfinite(largest) || !(largest > 0.0f) || std::isnan(q.w + q.x + q.y + q.z)) {
-    return entry.fail(HS_INVALID_ARGUMENT, "%s (%g, %g, %g, %g) is zero or not finite", what, double(q.w), double(q.x),
-                      double(q.y), double(q.z));
-  }
+  if (!std::isfinite(largest) || !(largest > 0.0f) || std::isnan(q.w + q.x + q.y + q.z)) return false;
   out = Quatf::from_components(q.w / largest, q.x / largest, q.y / largest, q.z / largest);
-  return HS_OK;
+  return true;
+}
+
+}  // namespace
+
+hs_status to_rotation(const Entry& entry, const hs_quat& q, const char* what, Quatf& out) {
+  if (normalized_rotation(q, out)) return HS_OK;
+  return entry.fail(HS_INVALID_ARGUMENT, "%s (%g, %g, %g, %g) is zero or not finite", what, double(q.w), double(q.x),
+                    double(q.y), double(q.z));
 }
 
 hs_status to_transform(const Entry& entry, const hs_transform* transform, Transformf& out) {
@@ -126,6 +130,7 @@ hs_status to_options(const Entry& entry, const hs_query_options* options, Filter
   out.max_distance = options->max_distance;
   out.faces = static_cast<FaceMode>(faces);
   out.solid = options->solid != 0;
+  out.contacts = options->contacts != 0;
   if (options->filter) {
     bridge = {options->filter, options->filter_context};
     out.filter = {&accept_through_c_filter, &bridge};
@@ -147,6 +152,29 @@ hs_hit to_hs_hit(const QueryHit& hit) {
   h.primitive = hit.primitive;
   h.u = hit.u;
   h.v = hit.v;
+  h.depth = hit.depth;
+  return h;
+}
+
+Obbf to_query_box(const hs_box& box) {
+  Quatf rotation;
+  if (!normalized_rotation(box.rotation, rotation)) {
+    const float nan = std::numeric_limits<float>::quiet_NaN();
+    return Obbf{to_vec3(box.center), {nan, nan, nan}, Mat3f::identity()};
+  }
+  return Obbf::from_quat(to_vec3(box.center), to_vec3(box.half_extents), rotation);
+}
+
+hs_overlap_hit to_hs_overlap_hit(const OverlapHit& hit) {
+  hs_overlap_hit h = hs_overlap_hit_default();
+  h.collider = hit.collider;
+  h.primitive = hit.primitive;
+  h.user_id = hit.user_id;
+  if (hit.has_contact) {
+    h.has_contact = 1;
+    h.contact = {to_hs_vec3(hit.contact.point_on_a), to_hs_vec3(hit.contact.point_on_b), to_hs_vec3(hit.contact.normal),
+                 hit.contact.depth};
+  }
   return h;
 }
 
@@ -215,7 +243,24 @@ hs_shape hs_shape_default(hs_shape_type type) {
 
 hs_query_options hs_query_options_default(void) {
   const hitscan::QueryOptions o;
-  return {o.layer_mask, o.max_distance, static_cast<hs_face_mode>(o.faces), o.solid ? 1 : 0, nullptr, nullptr};
+  return {o.layer_mask, o.max_distance, static_cast<hs_face_mode>(o.faces), o.solid ? 1 : 0, o.contacts ? 1 : 0,
+          nullptr, nullptr};
+}
+
+hs_sphere_sweep hs_sphere_sweep_default(void) {
+  const hitscan::SphereSweep s;
+  return {{to_hs_vec3(s.sphere.center), s.sphere.radius}, to_hs_vec3(s.direction), s.max_distance};
+}
+
+hs_capsule_sweep hs_capsule_sweep_default(void) {
+  const hitscan::CapsuleSweep s;
+  return {{to_hs_vec3(s.capsule.a), to_hs_vec3(s.capsule.b), s.capsule.radius}, to_hs_vec3(s.direction),
+          s.max_distance};
+}
+
+hs_overlap_hit hs_overlap_hit_default(void) {
+  const hitscan::OverlapHit o;
+  return {o.collider, o.primitive, o.user_id, 0, hs_contact{}};
 }
 
 }  // extern "C"

@@ -31,4 +31,17 @@ hs_status to_options(const Entry& entry, const hs_query_options* options, Filter
 inline QueryRay to_ray(const hs_ray& ray) { return {to_vec3(ray.origin), to_vec3(ray.direction), ray.max_distance}; }
 hs_hit to_hs_hit(const QueryHit& hit);
 
+/// Query shapes, taken as they come: the scene finds nothing for a NaN or a negative size. A box
+/// whose rotation is zero or not finite becomes a box with NaN extents, which touches nothing.
+inline Spheref to_sphere(const hs_sphere& s) { return {to_vec3(s.center), s.radius}; }
+inline Capsulef to_capsule(const hs_capsule& c) { return {to_vec3(c.a), to_vec3(c.b), c.radius}; }
+Obbf to_query_box(const hs_box& box);
+inline SphereSweep to_sweep(const hs_sphere_sweep& s) {
+  return {to_sphere(s.sphere), to_vec3(s.direction), s.max_distance};
+}
+inline CapsuleSweep to_sweep(const hs_capsule_sweep& s) {
+  return {to_capsule(s.capsule), to_vec3(s.direction), s.max_distance};
+}
+hs_overlap_hit to_hs_overlap_hit(const OverlapHit& hit);
+
 }  // namespace hitscan::capi

@@ -3,10 +3,10 @@
 
 #include <algorithm>
 #include <cstddef>
-#include <limits>
 #include <span>
 #include <vector>
 
+#include "batch.hpp"
 #include "convert.hpp"
 #include "handles.hpp"
 
@@ -15,28 +15,6 @@ using hitscan::capi::FilterBridge;
 using hitscan::capi::to_hs_hit;
 using hitscan::capi::to_options;
 using hitscan::capi::to_ray;
-
-namespace {
-
-// A batch's rays (and hits) are converted into arrays of the C++ types; beyond this count those
-// arrays, or the caller's, could not exist.
-constexpr std::size_t kMaxBatch = static_cast<std::size_t>(std::numeric_limits<std::ptrdiff_t>::max()) /
-                                  std::max({sizeof(hs_ray), sizeof(hs_hit), sizeof(hitscan::QueryRay),
-                                            sizeof(hitscan::QueryHit)});
-
-// The common checks of a batch, then its rays in C++ form.
-hs_status batch_rays(const Entry& entry, const hs_scene* scene, const hs_ray* rays, std::size_t count, const void* out,
-                     std::vector<hitscan::QueryRay>& converted) {
-  if (!scene) return entry.null("scene");
-  if (count > kMaxBatch) return entry.fail(HS_OUT_OF_RANGE, "count %zu is more than an array can hold", count);
-  if (count != 0 && !rays) return entry.null("rays");
-  if (count != 0 && !out) return entry.null("the output array");
-  converted.resize(count);
-  std::transform(rays, rays + count, converted.begin(), to_ray);
-  return HS_OK;
-}
-
-}  // namespace
 
 extern "C" {
 
@@ -97,17 +75,10 @@ hs_status hs_raycast_batch(const hs_scene* scene, const hs_ray* rays, size_t cou
                            hs_hit* out_hits) {
   const Entry entry{__func__};
   return entry.run([&] {
-    FilterBridge bridge;
-    hitscan::QueryOptions query_options;
-    if (const hs_status s = to_options(entry, options, bridge, query_options); s != HS_OK) return s;
-    std::vector<hitscan::QueryRay> query_rays;
-    if (const hs_status s = batch_rays(entry, scene, rays, count, out_hits, query_rays); s != HS_OK) return s;
-    std::vector<hitscan::QueryHit> hits(count);
-    if (const hs_status s = entry.check(scene->scene.raycast_batch(query_rays, hits, query_options)); s != HS_OK) {
-      return s;
-    }
-    std::transform(hits.begin(), hits.end(), out_hits, to_hs_hit);
-    return HS_OK;
+    return hitscan::capi::run_hit_batch(
+        entry, scene, rays, "rays", count, options, out_hits, to_ray,
+        [](const hitscan::Scene& s, std::span<const hitscan::QueryRay> in, std::span<hitscan::QueryHit> out,
+           const hitscan::QueryOptions& o) { return s.raycast_batch(in, out, o); });
   });
 }
 
@@ -115,12 +86,11 @@ hs_status hs_raycast_any_batch(const hs_scene* scene, const hs_ray* rays, size_t
                                const hs_query_options* options, uint8_t* out_hit) {
   const Entry entry{__func__};
   return entry.run([&] {
-    FilterBridge bridge;
-    hitscan::QueryOptions query_options;
-    if (const hs_status s = to_options(entry, options, bridge, query_options); s != HS_OK) return s;
-    std::vector<hitscan::QueryRay> query_rays;
-    if (const hs_status s = batch_rays(entry, scene, rays, count, out_hit, query_rays); s != HS_OK) return s;
-    return entry.check(scene->scene.raycast_any_batch(query_rays, std::span<std::uint8_t>(out_hit, count), query_options));
+    return hitscan::capi::run_batch(entry, scene, rays, "rays", count, options, out_hit, to_ray,
+                                    [&](const hitscan::Scene& s, std::span<const hitscan::QueryRay> in,
+                                        const hitscan::QueryOptions& o) {
+                                      return s.raycast_any_batch(in, std::span<std::uint8_t>(out_hit, count), o);
+                                    });
   });
 }
 

@@ -36,7 +36,7 @@ static int same_hit(const hs_hit* a, const hs_hit* b) {
   return a->hit == b->hit && a->flags == b->flags && a->feature == b->feature && a->distance == b->distance &&
          same_vec3(a->point, b->point) && same_vec3(a->normal, b->normal) &&
          same_vec3(a->face_normal, b->face_normal) && a->collider == b->collider && a->user_id == b->user_id &&
-         a->primitive == b->primitive && a->u == b->u && a->v == b->v;
+         a->primitive == b->primitive && a->u == b->u && a->v == b->v && a->depth == b->depth;
 }
 
 static hs_ray ray_along(hs_vec3 origin, hs_vec3 direction) {
@@ -70,12 +70,19 @@ static void test_defaults(void) {
   const hs_query_options o = hs_query_options_default();
   const hs_shape box = hs_shape_default(HS_SHAPE_BOX);
   const hs_shape polygon = hs_shape_default(HS_SHAPE_CONVEX_POLYGON);
+  const hs_overlap_hit nothing = hs_overlap_hit_default();
+  const hs_sphere_sweep sphere_sweep = hs_sphere_sweep_default();
+  const hs_capsule_sweep capsule_sweep = hs_capsule_sweep_default();
   CHECK(t.rotation.w == 1 && t.rotation.x == 0 && t.scale.x == 1 && t.scale.z == 1 && t.translation.y == 0);
   CHECK(r.direction.z == 1 && isinf(r.max_distance));
-  CHECK(!h.hit && isinf(h.distance) && h.collider == HS_NO_COLLIDER && h.primitive == HS_NO_PRIMITIVE);
-  CHECK(o.layer_mask == HS_ALL_LAYERS && isinf(o.max_distance) && o.faces == HS_FACES_BOTH && o.solid && !o.filter);
+  CHECK(!h.hit && isinf(h.distance) && h.collider == HS_NO_COLLIDER && h.primitive == HS_NO_PRIMITIVE && h.depth == 0);
+  CHECK(o.layer_mask == HS_ALL_LAYERS && isinf(o.max_distance) && o.faces == HS_FACES_BOTH && o.solid && !o.contacts &&
+        !o.filter);
   CHECK(box.type == HS_SHAPE_BOX && box.data.box.half_extents.y == 1 && box.data.box.rotation.w == 1);
   CHECK(polygon.type == HS_SHAPE_CONVEX_POLYGON && polygon.data.convex_polygon.vertices == NULL);
+  CHECK(nothing.collider == HS_NO_COLLIDER && nothing.primitive == HS_NO_PRIMITIVE && !nothing.has_contact);
+  CHECK(sphere_sweep.sphere.radius == 1 && sphere_sweep.direction.z == 1 && isinf(sphere_sweep.max_distance));
+  CHECK(capsule_sweep.capsule.b.z == 1 && capsule_sweep.direction.z == 1 && isinf(capsule_sweep.max_distance));
   CHECK(hs_shape_default((hs_shape_type)99).type == HS_SHAPE_SPHERE);
   CHECK(strcmp(hs_status_name(HS_NOT_FOUND), "HS_NOT_FOUND") == 0);
   CHECK(strcmp(hs_status_name((hs_status)99), "HS_UNKNOWN") == 0);
@@ -210,6 +217,120 @@ static void test_scene(void) {
   hs_scene_destroy(scene);
 }
 
+/* A unit box at the origin and a unit sphere at x = 5: overlaps and closest points from C. */
+static void test_overlaps_and_closest_points(void) {
+  hs_scene* scene = NULL;
+  const hs_shape box = hs_shape_default(HS_SHAPE_BOX);
+  const hs_shape sphere = hs_shape_default(HS_SHAPE_SPHERE);
+  hs_transform placed = hs_transform_default();
+  hs_query_options options = hs_query_options_default();
+  hs_overlap_hit touched[4];
+  hs_sphere query_sphere;
+  hs_box query_box;
+  hs_capsule query_capsule;
+  hs_hit hit;
+  size_t written = 0, total = 0;
+  uint32_t box_id, sphere_id;
+
+  CHECK_OK(hs_scene_create(&scene));
+  CHECK_OK(hs_scene_add_shape(scene, &box, NULL, 0, 1, &box_id));
+  placed.translation = vec3(5, 0, 0);
+  CHECK_OK(hs_scene_add_shape(scene, &sphere, &placed, 0, 2, &sphere_id));
+  CHECK_OK(hs_scene_commit(scene));
+  CHECK(options.contacts == 0);
+  options.contacts = 1;
+
+  /* A sphere of radius 1.6 at x = 2.5 reaches 0.1 into both. */
+  query_sphere.center = vec3(2.5f, 0, 0);
+  query_sphere.radius = 1.6f;
+  CHECK_OK(hs_overlap_sphere(scene, &query_sphere, &options, touched, 4, &written, &total));
+  CHECK(written == 2 && total == 2 && touched[0].collider == box_id && touched[1].collider == sphere_id);
+  CHECK(touched[0].has_contact && near(touched[0].contact.depth, 0.1f) && near(touched[0].contact.normal.x, 1));
+  CHECK(near(touched[1].contact.point_on_b.x, 4) && near(touched[1].contact.normal.x, -1));
+
+  /* A half-size cube 1.25 up: a quarter into the box's top; no contact asked for. */
+  query_box.center = vec3(0, 0, 1.25f);
+  query_box.half_extents = vec3(0.5f, 0.5f, 0.5f);
+  query_box.rotation = hs_quat_default();
+  CHECK_OK(hs_overlap_box(scene, &query_box, NULL, touched, 4, &written, NULL));
+  CHECK(written == 1 && touched[0].collider == box_id && !touched[0].has_contact);
+
+  /* A capsule lying across the top, a quarter deep; a buffer of none still counts it. */
+  query_capsule.a = vec3(-3, 0, 1.25f);
+  query_capsule.b = vec3(3, 0, 1.25f);
+  query_capsule.radius = 0.5f;
+  CHECK_OK(hs_overlap_capsule(scene, &query_capsule, &options, NULL, 0, &written, &total));
+  CHECK(written == 0 && total == 1);
+
+  /* Closest points: the box's top face 2 below (0, 3, 0); nothing within 1.5. */
+  CHECK_OK(hs_closest_point(scene, vec3(0, 3, 0), NULL, &hit));
+  CHECK(hit.hit && hit.collider == box_id && near(hit.distance, 2) && near(hit.point.y, 1) && near(hit.normal.y, 1));
+  options = hs_query_options_default();
+  options.max_distance = 1.5f;
+  CHECK_OK(hs_closest_point(scene, vec3(0, 3, 0), &options, &hit));
+  CHECK(!hit.hit && hit.collider == HS_NO_COLLIDER);
+
+  /* Bad input: a NaN query shape touches nothing, a null buffer with room is an error. */
+  query_sphere.radius = NAN;
+  CHECK_OK(hs_overlap_sphere(scene, &query_sphere, NULL, touched, 4, &written, &total));
+  CHECK(written == 0 && total == 0);
+  CHECK(hs_overlap_sphere(scene, &query_sphere, NULL, NULL, 4, &written, &total) == HS_INVALID_ARGUMENT);
+  CHECK(hs_closest_point(NULL, vec3(0, 0, 0), NULL, &hit) == HS_INVALID_ARGUMENT && !hit.hit);
+
+  hs_scene_destroy(scene);
+}
+
+/* Sweeps from C: a sphere and a capsule dropped onto a unit box, one at a time and batched. */
+static void test_sweeps(void) {
+  hs_scene* scene = NULL;
+  const hs_shape box = hs_shape_default(HS_SHAPE_BOX);
+  hs_sphere_sweep sweeps[2];
+  hs_capsule_sweep capsule = hs_capsule_sweep_default();
+  hs_hit hit, batch[2];
+  uint32_t box_id;
+
+  CHECK_OK(hs_scene_create(&scene));
+  CHECK_OK(hs_scene_add_shape(scene, &box, NULL, 0, 1, &box_id));
+  CHECK_OK(hs_scene_commit(scene));
+
+  /* Radius 0.5 from 5 up, falling: it meets the top face after 3.5. */
+  sweeps[0] = hs_sphere_sweep_default();
+  sweeps[0].sphere.center = vec3(0, 0, 5);
+  sweeps[0].sphere.radius = 0.5f;
+  sweeps[0].direction = vec3(0, 0, -2);
+  CHECK_OK(hs_sphere_cast(scene, &sweeps[0], NULL, &hit));
+  CHECK(hit.hit && hit.collider == box_id && near(hit.distance, 3.5f) && near(hit.point.z, 1) && near(hit.normal.z, 1));
+  CHECK(hit.depth == 0 && hit.flags == 0);
+
+  /* Starting a quarter into the top face: distance 0, and the depth. */
+  sweeps[1] = sweeps[0];
+  sweeps[1].sphere.center.z = 1.25f;
+  CHECK_OK(hs_sphere_cast(scene, &sweeps[1], NULL, &hit));
+  CHECK(hit.hit && hit.distance == 0 && (hit.flags & HS_HIT_STARTED_INSIDE) && near(hit.depth, 0.25f));
+
+  /* The batch equals one at a time. */
+  CHECK_OK(hs_sphere_cast_batch(scene, sweeps, 2, NULL, batch));
+  CHECK_OK(hs_sphere_cast(scene, &sweeps[0], NULL, &hit));
+  CHECK(same_hit(&hit, &batch[0]));
+  CHECK(batch[1].hit && batch[1].distance == 0);
+
+  /* A capsule standing from 4 to 6, radius 0.5: its bottom meets the top face after 2.5. */
+  capsule.capsule.a = vec3(0, 0, 4);
+  capsule.capsule.b = vec3(0, 0, 6);
+  capsule.capsule.radius = 0.5f;
+  capsule.direction = vec3(0, 0, -1);
+  CHECK_OK(hs_capsule_cast(scene, &capsule, NULL, &hit));
+  CHECK(hit.hit && hit.collider == box_id && near(hit.distance, 2.5f));
+
+  /* A zero direction misses; a null sweep is an error. */
+  capsule.direction = vec3(0, 0, 0);
+  CHECK_OK(hs_capsule_cast(scene, &capsule, NULL, &hit));
+  CHECK(!hit.hit);
+  CHECK(hs_sphere_cast(scene, NULL, NULL, &hit) == HS_INVALID_ARGUMENT && !hit.hit);
+
+  hs_scene_destroy(scene);
+}
+
 /* Failures return a code, set the message and call the callback; nothing crashes. */
 static void test_errors(void) {
   static const float positions[] = {0, 0, 0, 1, 0, 0, 0, 1, 0};
@@ -264,6 +385,8 @@ static void test_errors(void) {
 int main(void) {
   test_defaults();
   test_scene();
+  test_overlaps_and_closest_points();
+  test_sweeps();
   test_errors();
   if (failures != 0) {
     fprintf(stderr, "%d checks failed\n", failures);

@@ -136,11 +136,20 @@ TEST(CApiDefaults, DefaultsAndNamesAreThoseDocumented) {
   EXPECT_TRUE(std::isinf(miss.distance));
   EXPECT_EQ(miss.collider, HS_NO_COLLIDER);
   EXPECT_EQ(miss.primitive, HS_NO_PRIMITIVE);
+  EXPECT_EQ(miss.depth, 0.0f);
+  const hs_overlap_hit nothing = hs_overlap_hit_default();
+  EXPECT_EQ(nothing.collider, HS_NO_COLLIDER);
+  EXPECT_EQ(nothing.primitive, HS_NO_PRIMITIVE);
+  EXPECT_EQ(nothing.user_id, 0u);
+  EXPECT_EQ(nothing.has_contact, 0);
+  EXPECT_EQ(nothing.contact.depth, 0.0f);
+  EXPECT_EQ(nothing.contact.normal.z, 0.0f);
   const hs_query_options o = hs_query_options_default();
   EXPECT_EQ(o.layer_mask, HS_ALL_LAYERS);
   EXPECT_TRUE(std::isinf(o.max_distance));
   EXPECT_EQ(o.faces, HS_FACES_BOTH);
   EXPECT_EQ(o.solid, 1);
+  EXPECT_EQ(o.contacts, 0);
   EXPECT_EQ(o.filter, nullptr);
   const hs_shape capsule = hs_shape_default(HS_SHAPE_CAPSULE);
   EXPECT_EQ(capsule.type, HS_SHAPE_CAPSULE);
@@ -156,6 +165,17 @@ TEST(CApiDefaults, DefaultsAndNamesAreThoseDocumented) {
   const hs_ray r = hs_ray_default();
   EXPECT_EQ(r.direction.z, 1.0f);
   EXPECT_TRUE(std::isinf(r.max_distance));
+  const hs_sphere_sweep sphere_sweep = hs_sphere_sweep_default();
+  EXPECT_EQ(sphere_sweep.sphere.radius, 1.0f);
+  EXPECT_EQ(sphere_sweep.sphere.center.z, 0.0f);
+  EXPECT_EQ(sphere_sweep.direction.z, 1.0f);
+  EXPECT_TRUE(std::isinf(sphere_sweep.max_distance));
+  const hs_capsule_sweep capsule_sweep = hs_capsule_sweep_default();
+  EXPECT_EQ(capsule_sweep.capsule.a.z, -1.0f);
+  EXPECT_EQ(capsule_sweep.capsule.b.z, 1.0f);
+  EXPECT_EQ(capsule_sweep.capsule.radius, 1.0f);
+  EXPECT_EQ(capsule_sweep.direction.z, 1.0f);
+  EXPECT_TRUE(std::isinf(capsule_sweep.max_distance));
   const std::pair<hs_status, const char*> names[] = {
       {HS_OK, "HS_OK"}, {HS_INVALID_ARGUMENT, "HS_INVALID_ARGUMENT"}, {HS_DEGENERATE, "HS_DEGENERATE"},
       {HS_NOT_FOUND, "HS_NOT_FOUND"}, {HS_OUT_OF_RANGE, "HS_OUT_OF_RANGE"}, {HS_OUT_OF_MEMORY, "HS_OUT_OF_MEMORY"},
