@@ -148,7 +148,9 @@ std::size_t Scene::commit() {
       c->proxy = unbounded ? bvh::kNullProxy : s.tree.insert(bounds, slot);
     }
     c->shape = *p.world;
-    c->bounds = bounds;
+    const float pad = 64 * kEpsilon<float> * (max(max_component(abs(bounds.min)), max_component(abs(bounds.max))) +
+                                               max_component(bounds.extent()));
+    c->bounds = unbounded ? bounds : Aabbf{bounds.min - Vec3f{pad, pad, pad}, bounds.max + Vec3f{pad, pad, pad}};
     c->id = id;
     c->layer = p.desc.layer;
     c->user_id = p.desc.user_id;

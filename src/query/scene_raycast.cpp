@@ -173,8 +173,12 @@ QueryHit walk_nearest(const Scene::State& s, const Rayf& ray, const QueryOptions
   bool stop = false;
   std::uint64_t tested = 0;
   Rayf clipped = ray;
+  const RayInverse<float> inverse = RayInverse<float>::from_ray(ray);
   auto test = [&](const CommittedCollider& c) {
     if (!visible(c, options)) return;
+    // The tree holds fat boxes: the collider's own box first, a slab test cheaper than most shapes.
+    float t_enter;
+    if (c.proxy != bvh::kNullProxy && !bvh::detail::ray_enters_box(c.bounds, inverse, clipped.tmax, t_enter)) return;
     ++tested;
     if (!nearest_hit(c, clipped, options, candidate)) return;
     if (best.hit && !hit_before(candidate, best)) return;

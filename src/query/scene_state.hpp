@@ -15,6 +15,8 @@ namespace hitscan {
 /// A collider as queries see it: its world shape and bounds, from the last commit.
 struct CommittedCollider {
   WorldShape shape;
+  /// Its world box, grown by a few ulps of its coordinates so that every point the kernels
+  /// compute on it lies inside: rays test it before the shape (infinite for planes).
   Aabbf bounds;
   ColliderId id = kNoCollider;
   std::uint32_t layer = 0;

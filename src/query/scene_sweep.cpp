@@ -187,20 +187,30 @@ template <class Shape, class Visit>
 void walk(const Scene::State& s, const Path<Shape>& path, const QueryOptions& options, QueryStats* stats, Visit&& visit) {
   float limit = path.limit;
   std::uint64_t tested = 0;
-  auto test = [&](const CommittedCollider& c) {
-    if (!visible(c, options)) return;
-    ++tested;
-    limit = min(limit, visit(c, limit));
-  };
-  for (const std::uint32_t slot : s.unbounded) test(*s.committed[slot]);
   Vec3f center, half;
   box_of(path.shape, center, half);
   // The tree's fat boxes grown by the shape's box and by what the kernels' tolerance and the
   // rounding of the box sums can reach.
-  const float slack = kTolerance.at_size(size_of(path.shape)) + 64 * kEpsilon<float> * (max_component(abs(center)) + max_component(half));
+  const float slack =
+      kTolerance.at_size(size_of(path.shape)) + 64 * kEpsilon<float> * (max_component(abs(center)) + max_component(half));
   half += Vec3f{slack, slack, slack};
+  const Rayf ray{center, path.direction, 0.0f, limit};
+  const RayInverse<float> inverse = RayInverse<float>::from_ray(ray);
+  auto test = [&](const CommittedCollider& c) {
+    if (!visible(c, options)) return;
+    // The collider's own box, grown likewise and by the tolerance at its size, before its kernel
+    // (the tree holds fat boxes).
+    if (c.proxy != bvh::kNullProxy) {
+      const Vec3f grow = half + Vec3f{1, 1, 1} * kTolerance.at_size(max_component(c.bounds.extent()));
+      float t_enter;
+      if (!bvh::detail::ray_enters_box({c.bounds.min - grow, c.bounds.max + grow}, inverse, limit, t_enter)) return;
+    }
+    ++tested;
+    limit = min(limit, visit(c, limit));
+  };
+  for (const std::uint32_t slot : s.unbounded) test(*s.committed[slot]);
   const bvh::TreeQueryStats tree_stats =
-      s.tree.box_sweep_query(Rayf{center, path.direction, 0.0f, limit}, half, [&](std::uint32_t proxy, float) {
+      s.tree.box_sweep_query(ray, half, [&](std::uint32_t proxy, float) {
         test(*s.committed[s.tree.user(proxy)]);
         return limit;
       });

@@ -103,14 +103,17 @@ class DynamicTree {
   /// culled; it may report a box the ray just misses. An invalid ray visits nothing.
   template <class Callback>
   TreeQueryStats ray_query(const Rayf& ray, Callback&& callback) const {
-    return box_sweep_query(ray, Vec3f{}, static_cast<Callback&&>(callback));
+    return walk_ray<false>(ray, Vec3f{}, callback);
   }
 
   /// ray_query for a box of the given half extents (>= 0) centred on the ray's origin and moved
   /// along the ray: every fat box grown by half_extents is tested against the ray, so the proxies
   /// the moving box may meet are reported, nearest first. For sweeps: the moving shape's bounds.
   template <class Callback>
-  TreeQueryStats box_sweep_query(const Rayf& ray, Vec3f half_extents, Callback&& callback) const;
+  TreeQueryStats box_sweep_query(const Rayf& ray, Vec3f half_extents, Callback&& callback) const {
+    if (!is_finite(half_extents) || !(min_component(half_extents) >= 0.0f)) return {};
+    return walk_ray<true>(ray, half_extents, callback);
+  }
 
   /// Calls `callback(proxy, best) -> float` for the proxies whose fat box lies within sqrt(best)
   /// of `point` (best starting at max_distance_squared, inclusive), nearer boxes first. The callback
@@ -146,6 +149,11 @@ class DynamicTree {
   void reset_update_node_visits() { update_visits_ = 0; }
 
  private:
+  // ray_query (kGrown false) and box_sweep_query: the nearest-first walk of the ray through the
+  // fat boxes, grown by half_extents when kGrown.
+  template <bool kGrown, class Callback>
+  TreeQueryStats walk_ray(const Rayf& ray, Vec3f half_extents, Callback& callback) const;
+
   struct Node {
     /// Leaf: the fat box. Inner node: the union of the children's boxes.
     Aabbf box;
@@ -226,15 +234,17 @@ TreeQueryStats DynamicTree::query(const Aabbf& box, Callback&& callback) const {
   return stats;
 }
 
-template <class Callback>
-TreeQueryStats DynamicTree::box_sweep_query(const Rayf& ray, Vec3f half_extents, Callback&& callback) const {
+template <bool kGrown, class Callback>
+TreeQueryStats DynamicTree::walk_ray(const Rayf& ray, Vec3f half_extents, Callback& callback) const {
   TreeQueryStats stats;
-  if (root_ == kNullProxy || !is_valid(ray) || !is_finite(half_extents) || !(min_component(half_extents) >= 0.0f)) {
-    return stats;
-  }
+  if (root_ == kNullProxy || !is_valid(ray)) return stats;
   const RayInverse<float> inverse = RayInverse<float>::from_ray(ray);
   const auto enters = [&](const Aabbf& box, float t_limit, float& t) {
-    return detail::ray_enters_box({box.min - half_extents, box.max + half_extents}, inverse, t_limit, t);
+    if constexpr (kGrown) {
+      return detail::ray_enters_box({box.min - half_extents, box.max + half_extents}, inverse, t_limit, t);
+    } else {
+      return detail::ray_enters_box(box, inverse, t_limit, t);
+    }
   };
   float tmax = ray.tmax;
   struct Entry {
