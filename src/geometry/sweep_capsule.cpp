@@ -13,7 +13,6 @@ namespace hitscan {
 namespace {
 
 using detail::hit_at;
-using detail::size_of;
 using detail::started_in_contact;
 using detail::to_double;
 using detail::valid_motion;

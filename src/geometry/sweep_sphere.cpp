@@ -16,7 +16,6 @@ namespace hitscan {
 namespace {
 
 using detail::hit_at;
-using detail::size_of;
 using detail::started_in_contact;
 using detail::valid_motion;
 using detail::valid_shape;

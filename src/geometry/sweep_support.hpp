@@ -10,6 +10,7 @@
 
 #include "gjk_distance.hpp"
 #include "hitscan/geometry/contact_triangle.hpp"
+#include "hitscan/geometry/shape_size.hpp"
 #include "hitscan/geometry/sweep.hpp"
 
 namespace hitscan::detail {
@@ -50,35 +51,6 @@ bool valid_shape(const Triangle<T>& t) {
 template <Real T>
 bool valid_shape(const ConvexPolygon<T>&) {
   return true;
-}
-
-/// Characteristic sizes, as the contact kernels take them (contact_*.hpp).
-template <Real T>
-T size_of(const Sphere<T>& s) {
-  return s.radius;
-}
-template <Real T>
-T size_of(const Capsule<T>& c) {
-  return c.radius + T(0.5) * length(c.b - c.a);
-}
-template <Real T>
-T size_of(const Obb<T>& b) {
-  return max_component(b.half_extents);
-}
-template <Real T>
-T size_of(const Cylinder<T>& c) {
-  return max(c.radius, T(0.5) * length(c.b - c.a));
-}
-template <Real T>
-T size_of(const Triangle<T>& t) {
-  return T(0.5) * std::sqrt(max(distance_squared(t.v0, t.v1), max(distance_squared(t.v1, t.v2), distance_squared(t.v2, t.v0))));
-}
-/// Half the largest distance from the first vertex: within a factor 2 of half the diameter.
-template <Real T>
-T size_of(const ConvexPolygon<T>& p) {
-  T d2 = 0;
-  for (const Vec3<T>& v : p.vertices()) d2 = max(d2, distance_squared(v, p.vertices()[0]));
-  return T(0.5) * std::sqrt(d2);
 }
 
 /// The record of a sweep blocked at the start by contact c (target is contact.hpp's B).

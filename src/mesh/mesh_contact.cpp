@@ -5,6 +5,7 @@
 #include <bit>
 
 #include "hitscan/geometry/contact_triangle.hpp"
+#include "hitscan/geometry/shape_size.hpp"
 #include "mesh_bvh_data.hpp"
 
 namespace hitscan {
@@ -40,25 +41,6 @@ bool visit_leaves_overlapping(std::span<const bvh::WideNode> nodes, const Aabbf&
   }
   return false;
 }
-
-// ---- the shapes' boxes and sizes ----------------------------------------------------------------
-
-Aabbf bounds_of(const Spheref& s) { return Aabbf::from_center_half_extents(s.center, Vec3f{1, 1, 1} * s.radius); }
-
-Aabbf bounds_of(const Capsulef& c) {
-  const Vec3f r{c.radius, c.radius, c.radius};
-  return {min(c.a, c.b) - r, max(c.a, c.b) + r};
-}
-
-Aabbf bounds_of(const Obbf& b) {
-  Vec3f reach{};
-  for (int k = 0; k < 3; ++k) reach += abs(b.rotation.col[k]) * b.half_extents[k];
-  return Aabbf::from_center_half_extents(b.center, reach);
-}
-
-float size_of(const Spheref& s) { return s.radius; }
-float size_of(const Capsulef& c) { return c.radius + 0.5f * length(c.b - c.a); }
-float size_of(const Obbf& b) { return max_component(b.half_extents); }
 
 /// Walks the triangles that may lie within max(margin, 0) + tolerance of the shape: its box grown
 /// by that much, at the largest size a triangle of this mesh can have (half the bounds' diagonal

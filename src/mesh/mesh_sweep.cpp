@@ -3,22 +3,19 @@
 #include <bit>
 #include <cmath>
 
+#include "hitscan/geometry/shape_size.hpp"
 #include "mesh_bvh_data.hpp"
 
 namespace hitscan {
 namespace {
 
 // The moving shape's bounding box as a centre and half extents.
-void box_of(const Spheref& s, Vec3f& center, Vec3f& half) {
-  center = s.center;
-  half = Vec3f{1, 1, 1} * s.radius;
+template <class Shape>
+void box_of(const Shape& shape, Vec3f& center, Vec3f& half) {
+  const Aabbf box = bounds_of(shape);
+  center = box.center();
+  half = box.extent() * 0.5f;
 }
-void box_of(const Capsulef& c, Vec3f& center, Vec3f& half) {
-  center = (c.a + c.b) * 0.5f;
-  half = abs(c.b - c.a) * 0.5f + Vec3f{1, 1, 1} * c.radius;
-}
-float size_of(const Spheref& s) { return s.radius; }
-float size_of(const Capsulef& c) { return c.radius + 0.5f * length(c.b - c.a); }
 
 SweepHitf cast(const Spheref& s, Vec3f d, float limit, const Trianglef& t, ContactTolerancef tol) {
   return sphere_cast(s, d, limit, t, tol);

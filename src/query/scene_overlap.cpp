@@ -13,6 +13,7 @@
 #include "hitscan/geometry/contact_round.hpp"
 #include "hitscan/geometry/contact_sphere_box.hpp"
 #include "hitscan/geometry/contact_triangle.hpp"
+#include "hitscan/geometry/shape_size.hpp"
 #include "hitscan/mesh/mesh_contact.hpp"
 #include "scene_state.hpp"
 
@@ -27,12 +28,6 @@ bool valid(const Obbf& b) {
   return is_finite(b.center) && is_finite(b.half_extents) && min_component(b.half_extents) >= 0.0f &&
          is_finite(b.rotation.col[0]) && is_finite(b.rotation.col[1]) && is_finite(b.rotation.col[2]);
 }
-
-// Characteristic sizes, as the pair kernels define them.
-float size_of(const Spheref& s) { return s.radius; }
-float size_of(const Capsulef& c) { return c.radius + 0.5f * length(c.b - c.a); }
-float size_of(const Obbf& b) { return max_component(b.half_extents); }
-float size_of(const Cylinderf& c) { return max(c.radius, 0.5f * length(c.b - c.a)); }
 
 // The contact with the roles of A and B exchanged.
 Contactf swapped(const Contactf& c) { return {c.touching, c.point_on_b, c.point_on_a, -c.normal, c.depth}; }

@@ -7,6 +7,7 @@
 #include <cmath>
 #include <string>
 
+#include "hitscan/geometry/shape_size.hpp"
 #include "hitscan/geometry/sweep.hpp"
 #include "hitscan/mesh/mesh_sweep.hpp"
 #include "scene_state.hpp"
@@ -38,16 +39,12 @@ bool prepare(const Shape& shape, Vec3f direction, float max_distance, const Quer
   return true;
 }
 
-void box_of(const Spheref& s, Vec3f& center, Vec3f& half) {
-  center = s.center;
-  half = Vec3f{1, 1, 1} * s.radius;
+template <class Shape>
+void box_of(const Shape& shape, Vec3f& center, Vec3f& half) {
+  const Aabbf box = bounds_of(shape);
+  center = box.center();
+  half = box.extent() * 0.5f;
 }
-void box_of(const Capsulef& c, Vec3f& center, Vec3f& half) {
-  center = (c.a + c.b) * 0.5f;
-  half = abs(c.b - c.a) * 0.5f + Vec3f{1, 1, 1} * c.radius;
-}
-float size_of(const Spheref& s) { return s.radius; }
-float size_of(const Capsulef& c) { return c.radius + 0.5f * length(c.b - c.a); }
 
 template <class Target>
 SweepHitf kernel(const Spheref& s, Vec3f d, float limit, const Target& t, ContactTolerancef tol = kTolerance) {

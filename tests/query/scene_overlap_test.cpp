@@ -22,28 +22,8 @@ constexpr float kExtent = 30.0f;
 constexpr float kHuge = 1e6f;      // a margin that makes every kernel report its signed depth
 constexpr float kUnsure = 1e-3f;   // pairs this near touching are not compared
 
-struct RandomScene {
-  Scene scene;
-  std::vector<test::SceneEntry> entries;
-};
-
-RandomScene make_scene(int colliders, unsigned seed) {
-  RandomScene r;
-  std::mt19937 gen(seed);
-  const MeshShape mesh = std::make_shared<const MeshBvh>(MeshBvh::build(test::icosphere(1, 1.5f)).value());
-  for (int i = 0; i < colliders; ++i) {
-    test::SceneEntry e;
-    e.desc = test::random_collider(gen, kExtent, mesh, i % 40 == 0);
-    if (i % 7 == 3) e.desc.transform.scale = {0.6f, 1.3f, 0.9f};  // non-uniform: boxes and meshes take it
-    if (i % 11 == 5) e.desc.transform.scale = {-0.8f, 0.8f, 0.8f};  // mirroring
-    const Result<ColliderId> id = r.scene.add(e.desc);
-    if (!id) continue;  // a shape that cannot take the scale
-    e.id = id.value();
-    r.entries.push_back(e);
-  }
-  r.scene.commit();
-  return r;
-}
+using test::RandomScene;
+RandomScene make_scene(int colliders, unsigned seed) { return test::make_random_scene(colliders, seed, kExtent); }
 
 template <class A, class B>
 Contactf signed_contact(const A& a, const B& b) {

@@ -62,6 +62,32 @@ inline ColliderDesc random_collider(std::mt19937& gen, float extent, const MeshS
   return d;
 }
 
+/// A committed scene of random colliders and their descriptions.
+struct RandomScene {
+  Scene scene;
+  std::vector<SceneEntry> entries;
+};
+
+/// `colliders` random colliders in a cube of side `extent` (a plane every 40th), some with a
+/// non-uniform (every 7th) or mirroring (every 11th) scale; those a shape cannot take are left out.
+inline RandomScene make_random_scene(int colliders, unsigned seed, float extent) {
+  RandomScene r;
+  std::mt19937 gen(seed);
+  const MeshShape mesh = std::make_shared<const MeshBvh>(MeshBvh::build(icosphere(1, 1.5f)).value());
+  for (int i = 0; i < colliders; ++i) {
+    SceneEntry e;
+    e.desc = random_collider(gen, extent, mesh, i % 40 == 0);
+    if (i % 7 == 3) e.desc.transform.scale = {0.6f, 1.3f, 0.9f};
+    if (i % 11 == 5) e.desc.transform.scale = {-0.8f, 0.8f, 0.8f};
+    const Result<ColliderId> id = r.scene.add(e.desc);
+    if (!id) continue;
+    e.id = id.value();
+    r.entries.push_back(e);
+  }
+  r.scene.commit();
+  return r;
+}
+
 /// The world shape of a collider, from its description alone (independently of the scene's own
 /// to_world).
 inline WorldShape reference_world_shape(const ColliderDesc& d) {
