@@ -5,7 +5,7 @@ BUILD ?= build
 CMAKE_FLAGS ?=
 CONFIGURE = cmake -S . -G Ninja $(CMAKE_FLAGS)
 
-.PHONY: all demo test test-scalar test-sanitize test-thread bench clean
+.PHONY: all demo test test-scalar test-sanitize test-thread fuzz bench clean
 
 all:
 	scripts/deps.sh test
@@ -45,6 +45,26 @@ test-thread:
 	  -DHITSCAN_BUILD_TOOLS=OFF
 	cmake --build $(BUILD)/thread -j $(JOBS) --target $(CONCURRENCY_TARGETS)
 	cd $(BUILD)/thread && TSAN_OPTIONS=halt_on_error=1 ctest --output-on-failure -j $(JOBS) -R '$(CONCURRENCY_TESTS)'
+
+# The libFuzzer targets (fuzz/README.md), built by clang with the library instrumented for
+# coverage, AddressSanitizer and UndefinedBehaviorSanitizer; only they and what they link are
+# built. Each runs for FUZZ_SECONDS from the seed corpus that scripts/make_fuzz_corpus.py writes,
+# plus the inputs that once broke it (fuzz/regressions/), and any crash, leak (but assimp's own,
+# fuzz/lsan_suppressions.txt), hang or out-of-memory fails the make; what broke it is saved as
+# $(BUILD)/fuzz/<target>-crash-<hash> (or -leak-, -timeout-, -oom-).
+FUZZ_SECONDS ?= 30
+FUZZ_TARGETS = fuzz_mesh_loader fuzz_ray_file fuzz_capi
+fuzz:
+	scripts/deps.sh fuzz
+	CC=clang CXX=clang++ $(CONFIGURE) -B $(BUILD)/fuzz -DCMAKE_BUILD_TYPE=RelWithDebInfo -DHITSCAN_BUILD_FUZZERS=ON \
+	  -DHITSCAN_BUILD_TOOLS=OFF -DHITSCAN_BUILD_TESTS=OFF
+	cmake --build $(BUILD)/fuzz -j $(JOBS) --target $(FUZZ_TARGETS)
+	scripts/make_fuzz_corpus.py $(BUILD)/fuzz-corpus
+	for target in $(FUZZ_TARGETS); do \
+	  LSAN_OPTIONS=suppressions=fuzz/lsan_suppressions.txt $(BUILD)/fuzz/fuzz/$$target \
+	    $(BUILD)/fuzz-corpus/$$target fuzz/regressions/$$target -seed=1 -max_total_time=$(FUZZ_SECONDS) \
+	    -rss_limit_mb=2048 -timeout=10 -print_final_stats=1 -artifact_prefix=$(BUILD)/fuzz/$$target- || exit 1; \
+	done
 
 bench:
 	scripts/deps.sh bench

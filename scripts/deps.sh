@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Installs the Debian packages hitscan needs, only when something is missing.
-# Usage: scripts/deps.sh [build|test|sanitize|bench]  (default: build)
+# Usage: scripts/deps.sh [build|test|sanitize|fuzz|bench]  (default: build)
 # Runs apt-get as root, or through sudo; a fresh machine's package lists may be empty, so
 # `apt-get update` runs first whenever anything has to be installed.
 set -euo pipefail
@@ -12,6 +12,8 @@ test_data=(assimp-testmodels libcgal-demo)
 case "$profile" in
   build) ;;
   test|sanitize) packages+=("${test_data[@]}") ;;
+  # clang and its libFuzzer runtime; assimp's test models and python3 for the seed corpus.
+  fuzz) packages+=(clang libclang-rt-14-dev assimp-testmodels python3) ;;
   bench) packages+=("${test_data[@]}" libbenchmark-dev libembree-dev libbullet-dev) ;;
   *) echo "deps.sh: unknown profile '$profile'" >&2; exit 2 ;;
 esac

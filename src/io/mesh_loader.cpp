@@ -4,6 +4,8 @@
 #include <assimp/config.h>
 #include <assimp/scene.h>
 
+#include <algorithm>
+#include <cctype>
 #include <cerrno>
 #include <charconv>
 #include <cstdint>
@@ -14,6 +16,7 @@
 #include <limits>
 #include <new>
 #include <optional>
+#include <sstream>
 #include <string_view>
 #include <system_error>
 #include <utility>
@@ -98,16 +101,28 @@ Result<std::vector<Placement>> place_parts(const aiScene& scene, bool apply_node
   return placements;
 }
 
-// assimp 5.2's OFF reader drops a face of more than 9 corners (or of none) and only logs it,
-// which would shift every later triangle. The face count in the file's header tells. Returns the
-// count, or nothing when the header cannot be read (assimp has read it, so that is not expected).
+// The extension of `path` in lower case, with its dot.
+std::string lowercase_extension(const std::string& path) {
+  std::string extension = fs::path(path).extension().string();
+  for (char& c : extension) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return extension;
+}
+
+struct OffCounts {
+  std::uint64_t vertices = 0;
+  std::uint64_t faces = 0;
+  std::size_t body_line = 0;  // the line after the one that holds the face count, from 0
+};
+
+// The vertex and face counts of an OFF file's header, or nothing when it has none that reads.
 // The header is [ST][C][N][4][n]OFF, the dimension after an 'n', then the vertex, face and edge
 // counts; the keyword is optional, and '#' starts a comment.
-std::optional<std::uint64_t> off_header_face_count(const std::string& path) {
+std::optional<OffCounts> off_header_counts(const std::string& path) {
   std::ifstream file(path, std::ios::binary);
   std::vector<std::string> tokens;
+  std::vector<std::size_t> token_lines;
   std::string line;
-  for (int lines = 0; lines < 10000 && tokens.size() < 4 && std::getline(file, line); ++lines) {
+  for (std::size_t lines = 0; lines < 10000 && tokens.size() < 4 && std::getline(file, line); ++lines) {
     std::string_view rest(line);
     rest = rest.substr(0, rest.find('#'));
     while (!rest.empty()) {
@@ -116,6 +131,7 @@ std::optional<std::uint64_t> off_header_face_count(const std::string& path) {
       rest.remove_prefix(begin);
       const std::size_t end = std::min(rest.find_first_of(" \t\r\f\v"), rest.size());
       tokens.emplace_back(rest.substr(0, end));
+      token_lines.push_back(lines);
       rest.remove_prefix(end);
     }
   }
@@ -124,27 +140,127 @@ std::optional<std::uint64_t> off_header_face_count(const std::string& path) {
     next = tokens[0].find('n') != std::string::npos ? 2 : 1;
   }
   if (next + 1 >= tokens.size()) return std::nullopt;
-  const std::string& faces = tokens[next + 1];
-  std::uint64_t count = 0;
-  const std::from_chars_result parsed = std::from_chars(faces.data(), faces.data() + faces.size(), count);
-  if (parsed.ec != std::errc{} || parsed.ptr != faces.data() + faces.size()) return std::nullopt;
-  return count;
+  const auto read_count = [](const std::string& token, std::uint64_t& count) {
+    const std::from_chars_result parsed = std::from_chars(token.data(), token.data() + token.size(), count);
+    return parsed.ec == std::errc{} && parsed.ptr == token.data() + token.size();
+  };
+  OffCounts counts;
+  if (!read_count(tokens[next], counts.vertices) || !read_count(tokens[next + 1], counts.faces)) return std::nullopt;
+  counts.body_line = token_lines[next + 1] + 1;
+  return counts;
 }
 
+// assimp 5.2's OFF reader drops a face line that does not begin with a corner count from 1 to 9
+// (it reads no larger faces) and then reads past its own face array: each face line that the
+// file has is checked here first. Blank lines and comments are skipped.
+Status check_off_face_lines(const std::string& path, const OffCounts& counts) {
+  std::ifstream file(path, std::ios::binary);
+  std::string line;
+  std::size_t number = 0;  // of the last line read, from 1
+  while (number < counts.body_line && std::getline(file, line)) ++number;
+  std::uint64_t vertex = 0, face = 0;
+  while (face < counts.faces && std::getline(file, line)) {
+    ++number;
+    std::istringstream words(line.substr(0, line.find('#')));
+    std::string first;
+    if (!(words >> first)) continue;
+    if (vertex < counts.vertices) {
+      ++vertex;
+      continue;
+    }
+    std::uint64_t corners = 0;
+    const std::from_chars_result parsed = std::from_chars(first.data(), first.data() + first.size(), corners);
+    const std::string where = "face " + std::to_string(face) + " (line " + std::to_string(number) + ")";
+    if (parsed.ec != std::errc{} || parsed.ptr != first.data() + first.size() || corners == 0) {
+      return fail(StatusCode::parse_error, path, where + " does not begin with its number of corners");
+    }
+    if (corners > 9) {
+      return fail(StatusCode::parse_error, path,
+                  where + " has " + std::to_string(corners) + " corners; assimp reads OFF faces of at most 9");
+    }
+    ++face;
+  }
+  return Status::success();
+}
+
+// assimp 5.2's OFF reader allocates what the header announces before reading anything: a 310-byte
+// file announcing 10^11 vertices takes it 16 GB and half a minute to reject. So the header must
+// read, and announce no more than the file can hold. Every vertex takes
+// at least 5 bytes ("0 0 0") and every face 1, so a header that announces more than the file
+// can hold is rejected here first. Applies to the files assimp reads as OFF: named .off, or
+// beginning with the keyword.
+Status check_off_header(const std::string& path) {
+  std::ifstream file(path, std::ios::binary);
+  std::string first_word;
+  file >> first_word;
+  if (lowercase_extension(path) != ".off" && !(first_word.size() >= 3 && first_word.ends_with("OFF"))) {
+    return Status::success();
+  }
+  if (first_word.empty()) return Status::success();  // assimp reports an empty file
+  // A header read otherwise by assimp ("OFF3 1 0" as 3 vertices, say) would escape the checks.
+  const std::optional<OffCounts> counts = off_header_counts(path);
+  if (!counts) {
+    return fail(StatusCode::parse_error, path,
+                "cannot read the file: the OFF header does not give the vertex and face counts");
+  }
+  std::error_code error;
+  const std::uintmax_t size = fs::file_size(path, error);
+  if (error) return Status::success();  // assimp reports what it cannot read
+  if (counts->vertices > size / 5 || counts->faces > size - 5 * counts->vertices) {
+    return fail(StatusCode::parse_error, path,
+                "the OFF header announces " + std::to_string(counts->vertices) + " vertices and " +
+                    std::to_string(counts->faces) + " faces, more than a file of " + std::to_string(size) +
+                    " bytes can hold (is it truncated?)");
+  }
+  return check_off_face_lines(path, *counts);
+}
+
+// assimp 5.2's OFF reader drops a face of more than 9 corners (or of none) and only logs it,
+// which would shift every later triangle. check_off_face_lines rejects such faces beforehand;
+// this second line of defence compares the header's face count with what assimp read.
 Status check_off_face_count(const aiScene& scene, const std::string& path) {
   // The OFF reader names its root node so; no other reader does.
   if (scene.mRootNode == nullptr || std::string_view(scene.mRootNode->mName.C_Str()) != "<OFFRoot>") {
     return Status::success();
   }
-  const std::optional<std::uint64_t> announced = off_header_face_count(path);
+  const std::optional<OffCounts> announced = off_header_counts(path);
   std::uint64_t read = 0;
   for (unsigned int i = 0; i < scene.mNumMeshes; ++i) read += scene.mMeshes[i]->mNumFaces;
-  if (announced && read < *announced) {
+  if (announced && read < announced->faces) {
     return fail(StatusCode::parse_error, path,
-                "the OFF header announces " + std::to_string(*announced) + " faces but assimp read " +
+                "the OFF header announces " + std::to_string(announced->faces) + " faces but assimp read " +
                     std::to_string(read) + " (it drops faces of more than 9 corners or of none)");
   }
   return Status::success();
+}
+
+// assimp 5.2's PLY reader is unsafe on two kinds of header, which are checked here first, line by
+// line up to end_header (where the reader stops too), for the files it will read as PLY (by
+// their extension, or by the "ply" that begins every PLY file). Without an end_header line (a
+// file cut inside its header) it never returns: it keeps reading at the end of the file. With an
+// element declared twice ("element vertex" twice, say) it writes the elements of both into room
+// for the first: a heap overflow.
+Status check_ply_header(const std::string& path) {
+  std::ifstream file(path, std::ios::binary);
+  std::string line;
+  if (!std::getline(file, line)) return Status::success();  // empty: assimp reports it
+  if (lowercase_extension(path) != ".ply" && !line.starts_with("ply")) return Status::success();
+  std::vector<std::string> elements;
+  do {
+    std::istringstream words(line);
+    std::string keyword, name;
+    words >> keyword >> name;
+    if (keyword == "end_header") return Status::success();
+    if (keyword != "element") continue;
+    if (std::find(elements.begin(), elements.end(), name) != elements.end()) {
+      std::string shown = name.substr(0, 40);  // the file's bytes: short and printable in the message
+      for (char& c : shown) c = std::isprint(static_cast<unsigned char>(c)) ? c : '?';
+      return fail(StatusCode::parse_error, path,
+                  "the PLY header declares element '" + shown + "' twice, which assimp cannot read safely");
+    }
+    elements.push_back(name);
+  } while (std::getline(file, line));
+  return fail(StatusCode::parse_error, path, "the PLY header has no end_header line (is the file truncated?)");
 }
 
 Status check_readable(const std::string& path) {
@@ -239,6 +355,8 @@ void append_part(const Placement& part, bool with_normals, std::vector<Vec3f>& p
 Result<TriangleMesh> load_mesh_unguarded(const std::string& path, const MeshLoadOptions& options,
                                          MeshLoadReport& report) {
   if (Status status = check_readable(path); !status.ok()) return status;
+  if (Status status = check_ply_header(path); !status.ok()) return status;
+  if (Status status = check_off_header(path); !status.ok()) return status;
 
   Assimp::Importer importer;
   // Formats with a skeleton but no mesh (BVH, some MD5) would otherwise get a made-up mesh of bones.

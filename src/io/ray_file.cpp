@@ -130,10 +130,13 @@ class NpyHeaderParser {
       std::string key;
       NpyValue value;
       if (!parse_string(key)) return "expected a quoted key in the header " + quoted(text_);
-      if (!consume(':')) return "expected ':' after '" + key + "' in the header";
-      if (std::optional<std::string> error = parse_value(value)) return "'" + key + "': " + *error;
+      // Keys are the file's bytes: quoted() keeps them short and printable in messages.
+      if (!consume(':')) return "expected ':' after " + quoted(std::string_view(key)) + " in the header";
+      if (std::optional<std::string> error = parse_value(value)) return quoted(std::string_view(key)) + ": " + *error;
       if (std::optional<std::string> error = on_entry(key, std::move(value))) return error;
-      if (!consume(',') && !peek('}')) return "expected ',' or '}' after '" + key + "' in the header";
+      if (!consume(',') && !peek('}')) {
+        return "expected ',' or '}' after " + quoted(std::string_view(key)) + " in the header";
+      }
     }
     skip_space();
     if (position_ != text_.size()) return "unexpected text after the header dict: " + quoted(text_.substr(position_));
@@ -255,7 +258,7 @@ Result<std::vector<Rayf>> parse_npy(const std::string& path, std::string_view fi
         } else if (key == "descr" || key == "fortran_order" || key == "shape") {
           return "'" + key + "' has a value of the wrong type";
         } else {
-          return "unexpected key '" + key + "' in the header";
+          return "unexpected key " + quoted(std::string_view(key)) + " in the header";
         }
         return std::nullopt;
       });

@@ -32,6 +32,8 @@ bool visit_leaves_overlapping(std::span<const bvh::WideNode> nodes, const Aabbf&
                      (b.min_z <= hi_z) & (lo_z <= b.max_z);
     for (unsigned mask = static_cast<unsigned>(bits(hit)); mask != 0; mask &= mask - 1) {
       const int i = std::countr_zero(mask);
+      // An infinite query box overlaps even the empty box of an unused slot.
+      if (node.child[i] == bvh::kEmptySlot) continue;
       if (node.count[i] == 0) {
         stack[top++] = node.child[i];
       } else if (leaf(node.child[i], node.count[i])) {

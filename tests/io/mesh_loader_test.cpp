@@ -375,7 +375,7 @@ TEST(LoadMeshFaceOrder, ObjPointsAndLinesAreSkippedAndCounted) {
 }
 
 TEST(LoadMeshFaceOrder, OffFaceOfMoreThanNineCornersIsAnErrorNotASilentShift) {
-  // assimp 5.2 drops such a face; the loader notices from the header's face count.
+  // assimp 5.2 drops such a face (and then reads past its face array); the loader rejects it first.
   ScratchDirectory dir;
   const std::string path = dir.file("dodecagon.off");
   std::string text = "OFF\n12 3 0\n";
@@ -384,7 +384,7 @@ TEST(LoadMeshFaceOrder, OffFaceOfMoreThanNineCornersIsAnErrorNotASilentShift) {
   }
   text += "3 0 1 2\n12 0 1 2 3 4 5 6 7 8 9 10 11\n3 3 4 5\n";
   write_file(path, text);
-  expect_failure(path, StatusCode::parse_error, "announces 3 faces but assimp read 2");
+  expect_failure(path, StatusCode::parse_error, "face 1 (line 16) has 12 corners");
 }
 
 TEST(LoadMeshNormals, NoffNormalsAreReadAndNormalisedUnlessNotWanted) {
@@ -592,6 +592,69 @@ TEST(LoadMeshErrors, OffCutInTheMiddleIsAParseError) {
     write_file(path, whole.substr(0, size));
     expect_failure(path, StatusCode::parse_error);
   }
+}
+
+// Found by fuzz_mesh_loader (fuzz/regressions/fuzz_mesh_loader/ply_header_cut_before_end_header):
+// assimp 5.2's PLY reader never returns on a header without end_header.
+TEST(LoadMeshErrors, PlyHeaderCutBeforeEndHeaderIsAParseErrorNotAHang) {
+  ScratchDirectory dir;
+  const std::string header = "ply\nformat ascii 1.0\nelement vertex 8\nproperty float x\nproperty f";
+  for (const std::size_t size : {std::size_t{4}, std::size_t{21}, header.size()}) {
+    const std::string path = dir.file("cut" + std::to_string(size) + ".ply");
+    write_file(path, header.substr(0, size));
+    expect_failure(path, StatusCode::parse_error, "end_header");
+  }
+  // Read as PLY by its first line whatever its name, and an end_header inside a comment is none.
+  const std::string path = dir.file("cut.mesh");
+  write_file(path, "ply\nformat ascii 1.0\ncomment end_header\n");
+  expect_failure(path, StatusCode::parse_error, "end_header");
+}
+
+// Found by fuzz_mesh_loader (fuzz/regressions/fuzz_mesh_loader/off_header_announcing_353535235358_vertices,
+// which is assimp's invalid/OutOfMemory.off): assimp 5.2 allocates what an OFF header announces,
+// 16 GB for this 310-byte file, before finding that the file holds none of it.
+TEST(LoadMeshErrors, OffHeaderAnnouncingMoreThanTheFileHoldsIsAParseErrorWithoutAllocating) {
+  ScratchDirectory dir;
+  const std::string out_of_memory = dir.file("OutOfMemory.off");
+  write_file(out_of_memory, read_file(kAssimpDir + "/invalid/OutOfMemory.off"));
+  expect_failure(out_of_memory, StatusCode::parse_error, "353535235358 vertices");
+  // The same with the keyword and the counts split over lines and comments, and by the keyword
+  // alone, whatever the name.
+  const std::string commented = dir.file("commented.mesh");
+  write_file(commented, "NOFF # normals\n# counts follow\n4\n2000 0\n0 0 0 0 0 1\n");
+  expect_failure(commented, StatusCode::parse_error, "announces 4 vertices and 2000 faces");
+}
+
+// Found by fuzz_mesh_loader (fuzz/regressions/fuzz_mesh_loader/ply_header_declaring_vertices_twice):
+// assimp 5.2's PLY reader writes both vertex elements into room for the first, a heap overflow.
+TEST(LoadMeshErrors, PlyHeaderDeclaringVerticesTwiceIsAParseErrorNotAnOverflow) {
+  ScratchDirectory dir;
+  const std::string path = dir.file("twice.ply");
+  std::string ply = "ply\nformat ascii 1.0\n";
+  for (const int count : {4, 8}) {
+    ply += "element vertex " + std::to_string(count) + "\nproperty float x\nproperty float y\nproperty float z\n";
+  }
+  ply += "end_header\n";
+  for (int i = 0; i < 12; ++i) ply += "0 0 " + std::to_string(i) + "\n";
+  write_file(path, ply);
+  expect_failure(path, StatusCode::parse_error, "element 'vertex' twice");
+}
+
+// Found by fuzz_mesh_loader (fuzz/regressions/fuzz_mesh_loader/off_face_lines_of_json_text): assimp
+// 5.2 drops face lines without a corner count and, when it drops many, reads past its face array.
+TEST(LoadMeshErrors, OffFaceLinesWithoutACornerCountAreAParseErrorNotAnOverread) {
+  ScratchDirectory dir;
+  const std::string path = dir.file("json.off");
+  write_file(path, "8 6 0\n0 0 0\n1 0 0\n0 1 0\n1 1 0\n\n0 0 1\n1 0 1\n0 1 1\n1 1 1\n{\nx\n0\n]\n}\n]\n}\n");
+  expect_failure(path, StatusCode::parse_error, "face 0 (line 11) does not begin with its number of corners");
+  const std::string zero = dir.file("zero.off");
+  write_file(zero, "OFF # a comment\n3 2 0\n0 0 0\n1 0 0\n0 1 0\n3 0 1 2 # a face\n0\n");
+  expect_failure(zero, StatusCode::parse_error, "face 1 (line 7) does not begin with its number of corners");
+  // (fuzz/regressions/fuzz_mesh_loader/off_keyword_fused_with_the_vertex_count) A header that is
+  // not [ST][C][N][4][n]OFF and the counts would escape the checks: assimp reads "OFF3" as 3 vertices.
+  const std::string fused = dir.file("fused.off");
+  write_file(fused, "OFF3\n 1 0\n0 0 0\n1 0 0\n1 1 0\n0 1 0\n12 0 1 2 3 0 1 2 3 0 1 2 3\n");
+  expect_failure(fused, StatusCode::parse_error, "the OFF header does not give the vertex and face counts");
 }
 
 TEST(LoadMeshErrors, TruncatedBinaryFilesAreParseErrors) {

@@ -8,6 +8,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <bit>
 #include <charconv>
 #include <cmath>
@@ -231,6 +232,31 @@ TEST(ReadRaysNpy, MalformedFilesAreParseErrorsNamingTheFile) {
     write_file(path, c.contents);
     SCOPED_TRACE(c.name);
     expect_failure(path, StatusCode::parse_error, c.part);
+  }
+}
+
+// Found by fuzz_ray_file (fuzz/regressions/fuzz_ray_file/npy_header_key_with_a_tab_and_a_nul):
+// the header's keys are the file's bytes, and were copied into messages whole.
+TEST(ReadRaysNpy, NpyHeaderKeyWithATabAndANulIsQuotedShortAndPrintable) {
+  const ScratchDirectory directory;
+  const std::string row6 = std::string(6 * 8, '\0');
+  const std::string long_key(5000, 'k');
+  const std::vector<std::string> headers{
+      std::string("{'descr': '<f8', 'fo\t\0ran_order': False, 'shape': (1, 6)}", 57),
+      "{'" + long_key + "': False, 'descr': '<f8', 'fortran_order': False, 'shape': (1, 6)}",
+      "{'" + long_key + "' 'descr': '<f8'}",
+      "{'" + long_key + "': 'x' 'descr': '<f8'}",
+      "{'" + long_key + "': [1]}",
+  };
+  for (const std::string& header : headers) {
+    const std::string path = directory.file("key.npy");
+    write_file(path, npy_file(header, row6));
+    const Result<std::vector<Rayf>> rays = read_rays(path);
+    ASSERT_FALSE(rays.ok());
+    EXPECT_EQ(rays.status().code(), StatusCode::parse_error);
+    const std::string message = rays.status().message();
+    EXPECT_LT(message.size(), path.size() + 200) << message.substr(0, 300);
+    EXPECT_TRUE(std::all_of(message.begin(), message.end(), [](char c) { return c >= 0x20 && c < 0x7f; })) << message;
   }
 }
 

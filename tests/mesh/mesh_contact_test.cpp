@@ -203,6 +203,22 @@ std::shared_ptr<const TriangleMesh> load(const std::string& path) {
   return mesh.ok() ? std::make_shared<const TriangleMesh>(std::move(mesh).value()) : nullptr;
 }
 
+// Found by fuzz_capi: one vertex at 1e30 makes the mesh's size overflow, the query box grows to
+// infinity, and the walk must still skip the unused slots of wide nodes (their empty boxes
+// overlap an infinite box).
+TEST(MeshContact, MeshOneE30WideSkipsUnusedSlots) {
+  std::vector<Vec3f> p = {{0, 0, 0}, {1, 0, 0}, {0, 1, 0}, {1e30f, 0, 0}, {1e30f, 1, 0}, {1e30f, 0, 1}};
+  std::vector<TriangleMesh::Indices> f = {{0, 1, 2}, {3, 4, 5}};
+  const MeshBvh bvh = MeshBvh::build(std::make_shared<const TriangleMesh>(TriangleMesh::make(p, f).value())).value();
+  EXPECT_TRUE(overlap(Spheref{{0.2f, 0.2f, 0.1f}, 0.2f}, bvh));
+  EXPECT_TRUE(overlap(Capsulef{{0.2f, 0.2f, -1}, {0.2f, 0.2f, 1}, 0.1f}, bvh));
+  EXPECT_FALSE(overlap(Spheref{{5, 5, 5}, 0.5f}, bvh));
+  const MeshContact c = contact(Spheref{{0.2f, 0.2f, 0.1f}, 0.2f}, bvh);
+  ASSERT_TRUE(c);
+  EXPECT_EQ(c.triangle, 0u);
+  EXPECT_NEAR(c.contact.depth, 0.1f, 1e-6f);
+}
+
 class RealMeshContact : public ::testing::TestWithParam<std::string> {};
 
 TEST_P(RealMeshContact, MatchesBruteForce) {

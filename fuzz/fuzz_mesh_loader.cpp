@@ -1,0 +1,177 @@
+// fuzz_mesh_loader: the input's first byte picks a format (its value mod 6: OBJ, PLY, STL, OFF,
+// glTF, GLB) and the load options (value / 6: bit 0 drops normals, bit 1 drops node transforms);
+// the rest is the file, handed to io::load_mesh through a scratch file of that extension.
+// A failed load must be one of the documented errors, naming the file. A loaded mesh must be
+// usable: its referenced vertices finite, and a MeshBvh built over it must answer rays from its
+// centre and from outside consistently (closest hit, any hit and all hits agree; hits lie within
+// the ray's interval, on a usable triangle, with barycentrics inside it).
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "hitscan/executor.hpp"
+#include "hitscan/io/mesh_loader.hpp"
+#include "hitscan/mesh/mesh_bvh.hpp"
+#include "scratch_file.hpp"
+
+namespace {
+
+using hitscan::MeshBvh;
+using hitscan::MeshHit;
+using hitscan::Rayf;
+using hitscan::StatusCode;
+using hitscan::TriangleMesh;
+using hitscan::Vec3f;
+
+[[noreturn]] void fail(const std::string& what) {
+  std::fprintf(stderr, "fuzz_mesh_loader: %s\n", what.c_str());
+  std::abort();
+}
+
+void check_failure(const hitscan::Status& status, const std::string& path, const hitscan::io::MeshLoadReport& report) {
+  const StatusCode code = status.code();
+  if (code != StatusCode::parse_error && code != StatusCode::degenerate && code != StatusCode::invalid_argument &&
+      code != StatusCode::out_of_memory) {
+    fail(std::string("unexpected status ") + hitscan::status_code_name(code) + ": " + status.message());
+  }
+  if (status.message().rfind(path + ": ", 0) != 0)
+    fail("the message does not begin with the path: " + status.message());
+  if (report.polygons != 0 || report.points != 0 || report.lines != 0 || report.parts != 0) {
+    fail("a failed load left counts in its report");
+  }
+}
+
+void check_mesh(const TriangleMesh& mesh) {
+  if (mesh.triangle_count() == 0) fail("a mesh without triangles loaded");
+  for (const TriangleMesh::Indices& triangle : mesh.triangles()) {
+    for (const std::uint32_t index : triangle) {
+      if (index >= mesh.vertex_count()) fail("a triangle refers to vertex " + std::to_string(index));
+      const Vec3f p = mesh.positions()[index];
+      if (!std::isfinite(p.x) || !std::isfinite(p.y) || !std::isfinite(p.z)) fail("a used vertex is not finite");
+    }
+  }
+  if (!mesh.normals().empty() && mesh.normals().size() != mesh.vertex_count()) fail("normal count != vertex count");
+}
+
+// A float exactly, for messages.
+std::string hex(float value) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%a", double(value));
+  return text;
+}
+
+bool barycentrics_inside(float u, float v) {
+  constexpr float kSlack = 1e-4f;
+  return std::isfinite(u) && std::isfinite(v) && u >= -kSlack && v >= -kSlack && u + v <= 1 + kSlack;
+}
+
+void check_ray(const MeshBvh& bvh, const Rayf& ray) {
+  const MeshHit hit = bvh.intersect(ray);
+  if (hit.hit) {
+    if (!hitscan::in_range(hit.t, ray)) fail("a hit at t = " + std::to_string(hit.t) + " outside the ray");
+    if (hit.triangle >= bvh.mesh().triangle_count() || !bvh.mesh().is_usable(hit.triangle)) {
+      fail("a hit on triangle " + std::to_string(hit.triangle) + ", which is not a usable one");
+    }
+    if (!barycentrics_inside(hit.u, hit.v)) fail("a hit with barycentrics outside its triangle");
+    if (!std::isfinite(hit.normal.x) || !std::isfinite(hit.normal.y) || !std::isfinite(hit.normal.z)) {
+      fail("a hit with a non-finite normal");
+    }
+  } else if (hit.triangle != hitscan::kNoTriangle || hit.t != hitscan::kInfinity<float>) {
+    fail("a miss that is not the documented miss");
+  }
+  if (bvh.occluded(ray) != hit.hit) fail("occluded() disagrees with intersect()");
+  std::vector<MeshHit> all;
+  bvh.intersect_all(ray, all);
+  if (all.empty() != !hit.hit) fail("intersect_all() disagrees with intersect() on whether anything is hit");
+  // A known bug, reported (fuzz/README.md): intersect() may return a hit a few ulps farther than
+  // the nearest of intersect_all(), on another triangle. Tolerated within 1e-6 relative unless
+  // HITSCAN_FUZZ_STRICT is set.
+  static const bool strict = std::getenv("HITSCAN_FUZZ_STRICT") != nullptr;
+  const bool near_tie = !strict && !all.empty() && std::abs(all.front().t - hit.t) <= 1e-6f * std::abs(hit.t);
+  if (!all.empty() && all.front().t != hit.t && !near_tie)
+    fail("intersect_all()'s nearest hit at t = " + hex(all.front().t) + " on triangle " +
+         std::to_string(all.front().triangle) + " is not intersect()'s at t = " + hex(hit.t) + " on triangle " +
+         std::to_string(hit.triangle));
+  for (std::size_t i = 1; i < all.size(); ++i) {
+    if (!(all[i - 1].t <= all[i].t)) fail("intersect_all() hits are not sorted by t");
+  }
+}
+
+// Rays from the centre of the mesh's bounds along the axes and a diagonal, and the same
+// directions from outside the bounds towards the centre.
+void check_rays(const MeshBvh& bvh) {
+  const hitscan::Aabbf& bounds = bvh.mesh().bounds();
+  const Vec3f centre = bounds.center();
+  const Vec3f extent = bounds.extent();
+  const float reach = std::abs(extent.x) + std::abs(extent.y) + std::abs(extent.z) + 1;
+  const Vec3f directions[] = {{1, 0, 0}, {-1, 0, 0}, {0, 1, 0},           {0, -1, 0},
+                              {0, 0, 1}, {0, 0, -1}, {0.6f, 0.48f, 0.64f}};
+  for (const Vec3f& direction : directions) {
+    check_ray(bvh, Rayf{centre, direction});
+    check_ray(bvh, Rayf{centre - direction * reach, direction});
+  }
+  const hitscan::MeshClosestPoint closest = bvh.closest_point(centre);
+  // A known bug, reported (fuzz/README.md): past ~1.8e19 the distance overflows to +inf when
+  // squared. Tolerated unless HITSCAN_FUZZ_STRICT is set, so that CI stays green meanwhile.
+  const float magnitude = std::max({std::abs(bounds.min.x), std::abs(bounds.min.y), std::abs(bounds.min.z),
+                                    std::abs(bounds.max.x), std::abs(bounds.max.y), std::abs(bounds.max.z)});
+  const bool overflow_tolerated = magnitude > 1e18f && std::getenv("HITSCAN_FUZZ_STRICT") == nullptr;
+  if (closest.found && !(closest.distance >= 0 && closest.distance < hitscan::kInfinity<float>)&&!(
+                           overflow_tolerated && closest.distance == hitscan::kInfinity<float>)) {
+    fail("closest_point() found a point at distance " + std::to_string(closest.distance));
+  }
+}
+
+// Whether assimp would hand this glTF or GLB file to its glTF 1.0 reader: a GLB container of
+// version 1, or a "version" of 1 ("1.0" or 1). That reader crashes on malformed files (a buffer
+// without byteLength, for one), a bug of assimp 5.2 that hitscan cannot reach into (reported,
+// fuzz/README.md); such inputs are skipped unless HITSCAN_FUZZ_STRICT is set.
+bool is_gltf1(std::string_view file) {
+  if (file.size() >= 8 && file.substr(0, 4) == "glTF" && file[4] == 1 && file[5] == 0) return true;
+  for (std::size_t at = file.find("\"version\""); at != std::string_view::npos; at = file.find("\"version\"", at + 1)) {
+    const std::size_t value = file.find_first_not_of(" \t\r\n:\"", at + 9);
+    if (value != std::string_view::npos && file[value] == '1') return true;
+  }
+  return false;
+}
+
+}  // namespace
+
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+  if (size == 0) return 0;
+  static const hitscan::fuzz::ScratchFile files[] = {
+      hitscan::fuzz::ScratchFile("mesh.obj"),  hitscan::fuzz::ScratchFile("mesh.ply"),
+      hitscan::fuzz::ScratchFile("mesh.stl"),  hitscan::fuzz::ScratchFile("mesh.off"),
+      hitscan::fuzz::ScratchFile("mesh.gltf"), hitscan::fuzz::ScratchFile("mesh.glb")};
+  const int format = data[0] % 6;
+  const std::string_view contents(reinterpret_cast<const char*>(data + 1), size - 1);
+  static const bool strict = std::getenv("HITSCAN_FUZZ_STRICT") != nullptr;
+  if (format >= 4 && !strict && is_gltf1(contents)) return 0;
+  const hitscan::fuzz::ScratchFile& file = files[format];
+  hitscan::io::MeshLoadOptions options;
+  options.read_normals = ((data[0] / 6) & 1) == 0;
+  options.apply_node_transforms = ((data[0] / 6) & 2) == 0;
+  file.write(data + 1, size - 1);
+
+  hitscan::io::MeshLoadReport report;
+  hitscan::Result<TriangleMesh> mesh = hitscan::io::load_mesh(file.path(), options, &report);
+  if (!mesh) {
+    check_failure(mesh.status(), file.path(), report);
+    return 0;
+  }
+  check_mesh(mesh.value());
+  if (report.polygons == 0 || report.parts == 0) fail("a loaded mesh whose report counts no polygon or part");
+  static hitscan::SerialExecutor serial;  // the fuzzer's one thread keeps runs reproducible
+  const hitscan::Result<MeshBvh> bvh =
+      MeshBvh::build(std::make_shared<const TriangleMesh>(std::move(mesh).value()), {}, &serial);
+  if (!bvh) fail("MeshBvh::build failed on a loaded mesh: " + bvh.status().message());
+  check_rays(bvh.value());
+  return 0;
+}
