@@ -1,0 +1,155 @@
+#include "hitscan/ar/occlusion.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <string>
+
+namespace hitscan {
+namespace {
+
+constexpr float kNoSurface = std::numeric_limits<float>::infinity();
+/// Rows traced per raycast_batch call: bounds the ray and hit buffers to a few megabytes at any
+/// image size while leaving each batch large enough to spread over the executor.
+constexpr int kRowsPerBatch = 32;
+
+Status invalid(const std::string& message) { return Status{StatusCode::invalid_argument, message}; }
+
+Status check_camera(const DepthCamera& c) {
+  if (c.width < 1 || c.height < 1) {
+    return invalid("render_depth: image size " + std::to_string(c.width) + " x " + std::to_string(c.height));
+  }
+  if (!(c.fx > 0.0f) || !(c.fy > 0.0f) || !std::isfinite(c.fx) || !std::isfinite(c.fy)) {
+    return invalid("render_depth: focal lengths must be positive and finite");
+  }
+  if (!std::isfinite(c.cx) || !std::isfinite(c.cy)) return invalid("render_depth: non-finite principal point");
+  const Quatf& q = c.pose.rotation;
+  const float q2 = q.w * q.w + q.x * q.x + q.y * q.y + q.z * q.z;
+  if (!is_finite(c.pose.translation) || !std::isfinite(q2) || !(q2 > 0.0f)) {
+    return invalid("render_depth: the pose is not finite");
+  }
+  if (c.pose.scale != Vec3f{1, 1, 1}) return invalid("render_depth: the pose has a scale other than 1");
+  return Status::success();
+}
+
+}  // namespace
+
+Status render_depth(const Scene& scene, const DepthCamera& camera, DepthMap& out, const QueryOptions& options,
+                    Executor* executor) {
+  if (Status s = check_camera(camera); !s.ok()) return s;
+  const Quatf rotation = Quatf::from_components(camera.pose.rotation.w, camera.pose.rotation.x,
+                                                camera.pose.rotation.y, camera.pose.rotation.z);
+  const auto width = static_cast<std::size_t>(camera.width), height = static_cast<std::size_t>(camera.height);
+  std::vector<float> depth(width * height);
+  // The camera-frame direction through a pixel centre has z = -1, so the depth of a point at
+  // distance s along it is s / |direction|.
+  std::vector<float> inverse_length(width * height);
+  const std::size_t batch_rows = std::min<std::size_t>(height, kRowsPerBatch);
+  std::vector<QueryRay> rays(batch_rows * width);
+  std::vector<QueryHit> hits(batch_rows * width);
+  for (std::size_t row0 = 0; row0 < height; row0 += batch_rows) {
+    const std::size_t rows = std::min(batch_rows, height - row0);
+    for (std::size_t r = 0; r < rows; ++r) {
+      const float y = -((float(row0 + r) + 0.5f) - camera.cy) / camera.fy;
+      for (std::size_t i = 0; i < width; ++i) {
+        const Vec3f d{((float(i) + 0.5f) - camera.cx) / camera.fx, y, -1.0f};
+        rays[r * width + i] = {camera.pose.translation, rotation.rotate(d)};
+        inverse_length[(row0 + r) * width + i] = 1.0f / length(d);
+      }
+    }
+    const std::span<const QueryRay> batch_rays(rays.data(), rows * width);
+    const std::span<QueryHit> batch_hits(hits.data(), rows * width);
+    if (Status s = scene.raycast_batch(batch_rays, batch_hits, options, executor); !s.ok()) return s;
+    for (std::size_t k = 0; k < rows * width; ++k) {
+      const std::size_t pixel = row0 * width + k;
+      depth[pixel] = hits[k].hit ? hits[k].distance * inverse_length[pixel] : kNoSurface;
+    }
+  }
+  out.width = camera.width, out.height = camera.height, out.depth = std::move(depth);
+  return Status::success();
+}
+
+Result<DepthMapView> DepthMapView::make(const float* data, std::size_t size, int width, int height,
+                                        std::ptrdiff_t row_stride, float meters_per_unit) {
+  if (data == nullptr) return invalid("DepthMapView: null data");
+  if (width < 1 || height < 1) {
+    return invalid("DepthMapView: image size " + std::to_string(width) + " x " + std::to_string(height));
+  }
+  if (row_stride < width) {
+    return invalid("DepthMapView: row stride " + std::to_string(row_stride) + " is below the width " +
+                   std::to_string(width));
+  }
+  const auto needed = static_cast<std::size_t>(row_stride) * static_cast<std::size_t>(height - 1) +
+                      static_cast<std::size_t>(width);
+  if (size < needed) {
+    return invalid("DepthMapView: " + std::to_string(size) + " floats but the image needs " + std::to_string(needed));
+  }
+  if (!(meters_per_unit > 0.0f) || !std::isfinite(meters_per_unit)) {
+    return invalid("DepthMapView: meters_per_unit must be positive and finite");
+  }
+  return DepthMapView(data, width, height, row_stride, meters_per_unit);
+}
+
+Result<DepthMapView> DepthMapView::of(const DepthMap& map) {
+  if (map.width < 1 || map.height < 1 ||
+      map.depth.size() != static_cast<std::size_t>(map.width) * static_cast<std::size_t>(map.height)) {
+    return invalid("DepthMapView: a depth map of " + std::to_string(map.width) + " x " + std::to_string(map.height) +
+                   " holds " + std::to_string(map.depth.size()) + " values");
+  }
+  return make(map.depth.data(), map.depth.size(), map.width, map.height, map.width);
+}
+
+float DepthMapView::depth(int i, int j) const {
+  HITSCAN_ASSERT(i >= 0 && i < width_ && j >= 0 && j < height_);
+  const float value = data_[static_cast<std::ptrdiff_t>(j) * stride_ + i];
+  // NaN, 0 and negative values are how frameworks mark a missing measurement.
+  return value > 0.0f ? value * scale_ : kNoSurface;
+}
+
+bool hidden(const DepthMapView& real, int i, int j, float depth, float bias) {
+  if (i < 0 || j < 0 || i >= real.width() || j >= real.height() || !std::isfinite(depth)) return false;
+  return real.depth(i, j) < depth - bias;
+}
+
+Status occlusion_mask(const DepthMapView& real, std::span<const PixelDepth> covered, std::span<std::uint8_t> hidden_out,
+                      float bias) {
+  if (covered.size() != hidden_out.size()) {
+    return invalid("occlusion_mask: " + std::to_string(covered.size()) + " pixels but room for " +
+                   std::to_string(hidden_out.size()) + " results");
+  }
+  for (const PixelDepth& p : covered) {
+    if (p.i < 0 || p.j < 0 || p.i >= real.width() || p.j >= real.height()) {
+      return Status{StatusCode::out_of_range, "occlusion_mask: pixel (" + std::to_string(p.i) + ", " +
+                                                  std::to_string(p.j) + ") is outside the image"};
+    }
+  }
+  for (std::size_t k = 0; k < covered.size(); ++k) {
+    hidden_out[k] = hidden(real, covered[k].i, covered[k].j, covered[k].depth, bias) ? 1 : 0;
+  }
+  return Status::success();
+}
+
+Status occlusion_map(const DepthMapView& real, const DepthMapView& virtual_depth, std::span<std::uint8_t> mask,
+                     float bias, Executor* executor) {
+  if (real.width() != virtual_depth.width() || real.height() != virtual_depth.height()) {
+    return invalid("occlusion_map: the real depth is " + std::to_string(real.width()) + " x " +
+                   std::to_string(real.height()) + " but the virtual depth " + std::to_string(virtual_depth.width()) +
+                   " x " + std::to_string(virtual_depth.height()));
+  }
+  const auto width = static_cast<std::size_t>(real.width()), height = static_cast<std::size_t>(real.height());
+  if (mask.size() != width * height) {
+    return invalid("occlusion_map: a mask of " + std::to_string(mask.size()) + " for " + std::to_string(width * height) +
+                   " pixels");
+  }
+  (executor ? *executor : default_executor()).parallel_for(height, 8, [&](std::size_t begin, std::size_t end) {
+    for (std::size_t j = begin; j < end; ++j) {
+      for (std::size_t i = 0; i < width; ++i) {
+        const int x = static_cast<int>(i), y = static_cast<int>(j);
+        mask[j * width + i] = hidden(real, x, y, virtual_depth.depth(x, y), bias) ? 1 : 0;
+      }
+    }
+  });
+  return Status::success();
+}
+
+}  // namespace hitscan
