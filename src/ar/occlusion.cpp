@@ -15,57 +15,33 @@ constexpr int kRowsPerBatch = 32;
 
 Status invalid(const std::string& message) { return Status{StatusCode::invalid_argument, message}; }
 
-Status check_camera(const DepthCamera& c) {
-  if (c.width < 1 || c.height < 1) {
-    return invalid("render_depth: image size " + std::to_string(c.width) + " x " + std::to_string(c.height));
-  }
-  if (!(c.fx > 0.0f) || !(c.fy > 0.0f) || !std::isfinite(c.fx) || !std::isfinite(c.fy)) {
-    return invalid("render_depth: focal lengths must be positive and finite");
-  }
-  if (!std::isfinite(c.cx) || !std::isfinite(c.cy)) return invalid("render_depth: non-finite principal point");
-  const Quatf& q = c.pose.rotation;
-  const float q2 = q.w * q.w + q.x * q.x + q.y * q.y + q.z * q.z;
-  if (!is_finite(c.pose.translation) || !std::isfinite(q2) || !(q2 > 0.0f)) {
-    return invalid("render_depth: the pose is not finite");
-  }
-  if (c.pose.scale != Vec3f{1, 1, 1}) return invalid("render_depth: the pose has a scale other than 1");
-  return Status::success();
-}
-
 }  // namespace
 
-Status render_depth(const Scene& scene, const DepthCamera& camera, DepthMap& out, const QueryOptions& options,
+Status render_depth(const Scene& scene, const PinholeCamera& camera, DepthMap& out, const QueryOptions& options,
                     Executor* executor) {
-  if (Status s = check_camera(camera); !s.ok()) return s;
-  const Quatf rotation = Quatf::from_components(camera.pose.rotation.w, camera.pose.rotation.x,
-                                                camera.pose.rotation.y, camera.pose.rotation.z);
-  const auto width = static_cast<std::size_t>(camera.width), height = static_cast<std::size_t>(camera.height);
+  const PinholeIntrinsics& k = camera.intrinsics();
+  const auto width = static_cast<std::size_t>(k.width), height = static_cast<std::size_t>(k.height);
+  const Vec3f forward = camera.forward();
   std::vector<float> depth(width * height);
-  // The camera-frame direction through a pixel centre has z = -1, so the depth of a point at
-  // distance s along it is s / |direction|.
-  std::vector<float> inverse_length(width * height);
   const std::size_t batch_rows = std::min<std::size_t>(height, kRowsPerBatch);
   std::vector<QueryRay> rays(batch_rows * width);
   std::vector<QueryHit> hits(batch_rows * width);
   for (std::size_t row0 = 0; row0 < height; row0 += batch_rows) {
     const std::size_t rows = std::min(batch_rows, height - row0);
     for (std::size_t r = 0; r < rows; ++r) {
-      const float y = -((float(row0 + r) + 0.5f) - camera.cy) / camera.fy;
       for (std::size_t i = 0; i < width; ++i) {
-        const Vec3f d{((float(i) + 0.5f) - camera.cx) / camera.fx, y, -1.0f};
-        rays[r * width + i] = {camera.pose.translation, rotation.rotate(d)};
-        inverse_length[(row0 + r) * width + i] = 1.0f / length(d);
+        rays[r * width + i] = camera.ray_through_pixel(float(i) + 0.5f, float(row0 + r) + 0.5f);
       }
     }
     const std::span<const QueryRay> batch_rays(rays.data(), rows * width);
     const std::span<QueryHit> batch_hits(hits.data(), rows * width);
     if (Status s = scene.raycast_batch(batch_rays, batch_hits, options, executor); !s.ok()) return s;
     for (std::size_t k = 0; k < rows * width; ++k) {
-      const std::size_t pixel = row0 * width + k;
-      depth[pixel] = hits[k].hit ? hits[k].distance * inverse_length[pixel] : kNoSurface;
+      // The ray's direction is unit: a point at distance s along it lies s cos(angle) deep.
+      depth[row0 * width + k] = hits[k].hit ? hits[k].distance * dot(rays[k].direction, forward) : kNoSurface;
     }
   }
-  out.width = camera.width, out.height = camera.height, out.depth = std::move(depth);
+  out.width = k.width, out.height = k.height, out.depth = std::move(depth);
   return Status::success();
 }
 

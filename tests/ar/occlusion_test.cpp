@@ -29,11 +29,14 @@ Scene wall_scene() {
   return scene;
 }
 
-DepthCamera small_camera() {
-  DepthCamera camera;
-  camera.fx = camera.fy = 50, camera.cx = 32, camera.cy = 24, camera.width = 64, camera.height = 48;
-  return camera;
+PinholeIntrinsics small_intrinsics() { return {50, 50, 32, 24, 64, 48}; }
+PinholeIntrinsics vga_intrinsics() { return {500, 500, 320, 240, 640, 480}; }
+
+// At the origin, looking along -z.
+PinholeCamera camera_of(const PinholeIntrinsics& k, const Quatf& rotation = {}, Vec3f position = {}) {
+  return PinholeCamera::make(k, rotation, position).value();
 }
+PinholeCamera small_camera() { return camera_of(small_intrinsics()); }
 
 TEST(RenderDepth, AWallInFrontOfHalfTheViewHidesExactlyThePixelsBehindIt) {
   const Scene scene = wall_scene();
@@ -77,22 +80,23 @@ TEST(RenderDepth, ATiltedWallSeenFromAMovedCameraHasTheAnalyticPlaneDepthPerPixe
   add(scene, Planef{{0, 0, 1}, -10.0f});
   add(scene, Obbf::from_quat(box_center, box_half, box_rotation));
   scene.commit();
-  DepthCamera camera;  // 640 x 480, fx = fy = 500
-  camera.pose.translation = {0.3f, 1.5f, 0.5f};
-  camera.pose.rotation = Quatf::from_axis_angle({0, 1, 0}, 0.2f) * Quatf::from_axis_angle({1, 0, 0}, -0.1f);
+  const Quatf camera_rotation = Quatf::from_axis_angle({0, 1, 0}, 0.2f) * Quatf::from_axis_angle({1, 0, 0}, -0.1f);
+  const Vec3f camera_position{0.3f, 1.5f, 0.5f};
+  const PinholeCamera camera = camera_of(vga_intrinsics(), camera_rotation, camera_position);
+  const PinholeIntrinsics& k = camera.intrinsics();
   DepthMap map;
   ASSERT_TRUE(render_depth(scene, camera, map).ok());
 
   // The reference in double: the ray o + s R d with d = (x, y, -1) has depth s.
-  const Quatd rotation{camera.pose.rotation.w, camera.pose.rotation.x, camera.pose.rotation.y, camera.pose.rotation.z};
+  const Quatd rotation{camera_rotation.w, camera_rotation.x, camera_rotation.y, camera_rotation.z};
   const Quatd box_q{box_rotation.w, box_rotation.x, box_rotation.y, box_rotation.z};
-  const Vec3d o = vec3_cast<double>(camera.pose.translation), c = vec3_cast<double>(box_center);
+  const Vec3d o = vec3_cast<double>(camera_position), c = vec3_cast<double>(box_center);
   const Vec3d n = box_q.rotate({0, 0, 1});  // the face towards the camera
   const double face_offset = dot(n, c) + box_half.z;
   int on_wall = 0, on_back = 0;
-  for (int j = 0; j < camera.height; ++j) {
-    for (int i = 0; i < camera.width; ++i) {
-      const Vec3d d{(i + 0.5 - camera.cx) / camera.fx, -(j + 0.5 - camera.cy) / camera.fy, -1.0};
+  for (int j = 0; j < k.height; ++j) {
+    for (int i = 0; i < k.width; ++i) {
+      const Vec3d d{(i + 0.5 - k.cx) / k.fx, -(j + 0.5 - k.cy) / k.fy, -1.0};
       const Vec3d w = rotation.rotate(d);
       const double s_face = (face_offset - dot(n, o)) / dot(n, w);
       const Vec3d local = box_q.inverse_rotate(o + w * s_face - c);
@@ -105,7 +109,7 @@ TEST(RenderDepth, ATiltedWallSeenFromAMovedCameraHasTheAnalyticPlaneDepthPerPixe
       } else {
         continue;  // near the box's rim, where its sides may be hit
       }
-      ASSERT_NEAR(map.depth[j * camera.width + i], expected, 1e-4 * expected) << i << ", " << j;
+      ASSERT_NEAR(map.depth[j * k.width + i], expected, 1e-4 * expected) << i << ", " << j;
     }
   }
   EXPECT_GT(on_wall, 20000);
@@ -120,8 +124,7 @@ TEST(RenderDepth, PixelsSeeingNothingOrBeyondTheDistanceLimitAreInfinite) {
   ASSERT_TRUE(render_depth(scene, small_camera(), map, options).ok());
   EXPECT_EQ(map.depth[24 * 64 + 10], kInf);
   EXPECT_NEAR(map.depth[24 * 64 + 40], 2.0f, 1e-5f);
-  DepthCamera up = small_camera();
-  up.pose.rotation = Quatf::from_axis_angle({1, 0, 0}, 3.14159265f);  // looking along +z: nothing there
+  const PinholeCamera up = camera_of(small_intrinsics(), Quatf::from_axis_angle({1, 0, 0}, 3.14159265f));  // along +z: nothing there
   ASSERT_TRUE(render_depth(scene, up, map).ok());
   for (float d : map.depth) ASSERT_EQ(d, kInf);
 }
@@ -157,7 +160,7 @@ TEST(OcclusionMap, AFullVgaMapOnAllCoresEqualsThePerPixelRule) {
   add(scene, Obbf{{0.5f, -0.5f, -3.0f}, {1.0f, 1.0f, 1.0f}, Mat3f{}});
   add(scene, Spheref{{-1.0f, 0.5f, -4.0f}, 1.0f});
   scene.commit();
-  const DepthCamera camera;  // 640 x 480
+  const PinholeCamera camera = camera_of(vga_intrinsics());
   DepthMap real_map;
   ASSERT_TRUE(render_depth(scene, camera, real_map).ok());
   // Virtual content: random depths in a rectangle, nothing elsewhere.
@@ -208,21 +211,15 @@ TEST(DepthMapView, BadSizesStridesAndUnitsAreErrors) {
   EXPECT_EQ(occlusion_mask(ten, covered, out).code(), StatusCode::out_of_range);
   EXPECT_EQ(out[0], 7);  // nothing written
 
-  const Scene scene = wall_scene();
-  DepthMap map{1, 1, {42.0f}};
-  DepthCamera camera = small_camera();
-  camera.fx = 0;
-  EXPECT_EQ(render_depth(scene, camera, map).code(), StatusCode::invalid_argument);
-  camera = small_camera(), camera.width = 0;
-  EXPECT_EQ(render_depth(scene, camera, map).code(), StatusCode::invalid_argument);
-  camera = small_camera(), camera.cy = kNaN;
-  EXPECT_EQ(render_depth(scene, camera, map).code(), StatusCode::invalid_argument);
-  camera = small_camera(), camera.pose.scale = {2, 2, 2};
-  EXPECT_EQ(render_depth(scene, camera, map).code(), StatusCode::invalid_argument);
-  camera = small_camera(), camera.pose.translation.x = kInf;
-  EXPECT_EQ(render_depth(scene, camera, map).code(), StatusCode::invalid_argument);
-  EXPECT_EQ(map.width, 1);  // left as it was
-  EXPECT_EQ(map.depth, std::vector<float>{42.0f});
+  // A camera render_depth could not use is refused where it is made.
+  PinholeIntrinsics k = small_intrinsics();
+  k.fx = 0;
+  EXPECT_FALSE(PinholeCamera::make(k, {}, {}).ok());
+  k = small_intrinsics(), k.width = 0;
+  EXPECT_FALSE(PinholeCamera::make(k, {}, {}).ok());
+  k = small_intrinsics(), k.cy = kNaN;
+  EXPECT_FALSE(PinholeCamera::make(k, {}, {}).ok());
+  EXPECT_FALSE(PinholeCamera::make(small_intrinsics(), {}, {kInf, 0, 0}).ok());
 }
 
 }  // namespace

@@ -17,21 +17,13 @@
 #include <span>
 #include <vector>
 
+#include "hitscan/ar/camera.hpp"
 #include "hitscan/executor.hpp"
 #include "hitscan/math/transform.hpp"
 #include "hitscan/query/scene.hpp"
 #include "hitscan/status.hpp"
 
 namespace hitscan {
-
-/// What render_depth needs of a pinhole camera.
-struct DepthCamera {
-  /// Camera to world: rotation and translation; scale must be (1, 1, 1).
-  Transformf pose{};
-  /// Focal lengths and principal point, in pixels.
-  float fx = 500, fy = 500, cx = 320, cy = 240;
-  int width = 640, height = 480;
-};
 
 /// A depth image owned by the library: depth[j * width + i] for pixel (i, j), in metres along the
 /// viewing axis, +inf where there is no surface.
@@ -45,10 +37,9 @@ struct DepthMap {
 /// the nearest hit of the ray through the pixel's centre (Scene::raycast_batch over `executor`, the
 /// default pool when null, with `options`: layer mask, filter, faces, max_distance), converted from
 /// distance along the ray to depth along the viewing axis; +inf where the ray hits nothing. A ray
-/// starting inside a solid (options.solid) gives depth 0. Fails with invalid_argument, leaving
-/// `out` as it was, for a width or height below 1, focal lengths that are not positive and finite,
-/// a non-finite principal point, or a pose that is not finite or has a scale other than 1.
-Status render_depth(const Scene& scene, const DepthCamera& camera, DepthMap& out, const QueryOptions& options = {},
+/// starting inside a solid (options.solid) gives depth 0. The camera is valid by construction
+/// (PinholeCamera::make), so this fails only as the batch does.
+Status render_depth(const Scene& scene, const PinholeCamera& camera, DepthMap& out, const QueryOptions& options = {},
                     Executor* executor = nullptr);
 
 /// A caller's depth image, not owned: the value of pixel (i, j) is data[j * row_stride + i] times
