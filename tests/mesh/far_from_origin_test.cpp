@@ -27,17 +27,12 @@ namespace {
 
 using Wide = long double;
 
-struct W3 {
-  Wide x = 0, y = 0, z = 0;
-};
-W3 wide(Vec3d v) { return {v.x, v.y, v.z}; }
-W3 wide(Vec3f v) { return {v.x, v.y, v.z}; }
-W3 operator+(W3 a, W3 b) { return {a.x + b.x, a.y + b.y, a.z + b.z}; }
-W3 operator-(W3 a, W3 b) { return {a.x - b.x, a.y - b.y, a.z - b.z}; }
-W3 operator*(W3 a, Wide s) { return {a.x * s, a.y * s, a.z * s}; }
-Wide dot(W3 a, W3 b) { return a.x * b.x + a.y * b.y + a.z * b.z; }
-W3 cross(W3 a, W3 b) { return {a.y * b.z - a.z * b.y, a.z * b.x - a.x * b.z, a.x * b.y - a.y * b.x}; }
-Wide norm(W3 a) { return std::sqrt(dot(a, a)); }
+using W3 = Vec3<Wide>;
+template <Real T>
+W3 wide(Vec3<T> v) {
+  return vec3_cast<Wide>(v);
+}
+Wide norm(W3 a) { return length(a); }
 
 struct ReferenceHit {
   Wide t = std::numeric_limits<Wide>::infinity();
