@@ -68,6 +68,9 @@ QueryHit make_hit(const CommittedCollider& c, const Rayf& ray, float distance, V
   h.flags = flags;
   h.distance = distance;
   h.point = ray.at(distance);
+  // A shape scaled down to nothing (a size whose square underflows) has no normal to give: the
+  // hit then faces the ray, so that every hit carries unit normals.
+  if (!(dot(face_normal, face_normal) > 0.5f)) face_normal = -ray.dir;
   h.face_normal = face_normal;
   h.normal = dot(face_normal, ray.dir) > 0.0f ? -face_normal : face_normal;
   h.collider = c.id;
@@ -208,8 +211,12 @@ void walk_all(const Scene::State& s, const Rayf& ray, const QueryOptions& option
               QueryStats* stats) {
   std::vector<MeshHit> mesh_hits;
   std::uint64_t tested = 0;
+  const RayInverse<float> inverse = RayInverse<float>::from_ray(ray);
   auto test = [&](const CommittedCollider& c) {
     if (!visible(c, options)) return;
+    // The same box test as walk_nearest's, so that the two agree on every collider.
+    float t_enter;
+    if (c.proxy != bvh::kNullProxy && !bvh::detail::ray_enters_box(c.bounds, inverse, ray.tmax, t_enter)) return;
     ++tested;
     all_hits(c, ray, options, out, mesh_hits);
   };

@@ -352,5 +352,22 @@ TEST(SceneThreads, QueriesFromManyThreadsWhileAnotherEditsAndCommits) {
   EXPECT_EQ(mismatches, 0);
 }
 
+// Found by fuzz_capi: a capsule scaled by -6e-26 sits at the ray's origin; the kernel's normal
+// underflows to zero, and the hit must still carry unit normals (facing the ray).
+TEST(SceneRaycast, CapsuleScaledToNothingHitsWithUnitNormals) {
+  Scene scene;
+  ColliderDesc d{Capsulef{{-15.5f, -11.25f, -7.5f}, {0, 11.25f, 11.25f}, 11.25f}};
+  d.transform.translation = {11.25f, 11.25f, 11.25f};
+  d.transform.scale = Vec3f{1, 1, 1} * -0x1.2b2b2ap-84f;
+  ASSERT_TRUE(scene.add(d).ok());
+  scene.commit();
+  const QueryHit h = scene.raycast({{11.25f, 11.25f, 11.25f}, {11.25f, 10.25f, 11.25f}, 11.25f});
+  ASSERT_TRUE(h);
+  EXPECT_EQ(h.distance, 0.0f);
+  EXPECT_NEAR(length(h.normal), 1.0f, 1e-6f);
+  EXPECT_NEAR(length(h.face_normal), 1.0f, 1e-6f);
+  EXPECT_LT(dot(h.normal, Vec3f{11.25f, 10.25f, 11.25f}), 0.0f);
+}
+
 }  // namespace
 }  // namespace hitscan
