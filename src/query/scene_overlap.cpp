@@ -125,8 +125,11 @@ bool polygon_pair(const Q& q, const ConvexPolygonf& polygon, bool want_contact, 
 }
 
 bool cylinder_pair(const Spheref& s, const Cylinderf& c, bool want_contact, Contactf& out) {
-  const SolidClosestPoint<float> p = closest_point_on_cylinder(c, s.center);
+  SolidClosestPoint<float> p = closest_point_on_cylinder(c, s.center);
+  // A centre a denormal away from the surface has a distance that underflows to 0: it is taken as
+  // on the boundary, from inside, which gives a unit normal.
   const float distance = p.inside ? 0.0f : length(s.center - p.point);
+  if (!p.inside && !(distance > 0.0f)) p.inside = true;
   if (!(distance - s.radius <= kTolerance.at_size(max(size_of(s), size_of(c))))) return false;
   if (want_contact) {
     out.touching = true;
