@@ -4,6 +4,10 @@ JOBS ?= $(shell nproc)
 BUILD ?= build
 CMAKE_FLAGS ?=
 CONFIGURE = cmake -S . -G Ninja $(CMAKE_FLAGS)
+# The sanitizer builds compile at -O1 with line tables only: half the compile time of -O2 -g,
+# and the stack traces still name file and line.
+SANITIZE_FLAGS = -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_CXX_FLAGS_RELWITHDEBINFO='-O1 -g1 -DNDEBUG' \
+  -DCMAKE_C_FLAGS_RELWITHDEBINFO='-O1 -g1 -DNDEBUG'
 
 .PHONY: all demo test test-scalar test-sanitize test-thread fuzz bench clean
 
@@ -33,7 +37,7 @@ test-scalar:
 
 test-sanitize:
 	scripts/deps.sh sanitize
-	$(CONFIGURE) -B $(BUILD)/sanitize -DCMAKE_BUILD_TYPE=RelWithDebInfo -DHITSCAN_SANITIZE=ON -DHITSCAN_BUILD_TOOLS=OFF
+	$(CONFIGURE) -B $(BUILD)/sanitize $(SANITIZE_FLAGS) -DHITSCAN_SANITIZE=ON -DHITSCAN_BUILD_TOOLS=OFF
 	cmake --build $(BUILD)/sanitize -j $(JOBS)
 	cd $(BUILD)/sanitize && ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
 	  ctest --output-on-failure -j $(JOBS)
@@ -44,7 +48,7 @@ CONCURRENCY_TESTS = Executor|Batch|Parallel|Threads
 CONCURRENCY_TARGETS = hitscan_math_tests hitscan_bvh_tests hitscan_mesh_tests hitscan_query_tests
 test-thread:
 	scripts/deps.sh sanitize
-	$(CONFIGURE) -B $(BUILD)/thread -DCMAKE_BUILD_TYPE=RelWithDebInfo -DHITSCAN_SANITIZE_THREAD=ON \
+	$(CONFIGURE) -B $(BUILD)/thread $(SANITIZE_FLAGS) -DHITSCAN_SANITIZE_THREAD=ON \
 	  -DHITSCAN_BUILD_TOOLS=OFF
 	cmake --build $(BUILD)/thread -j $(JOBS) --target $(CONCURRENCY_TARGETS)
 	cd $(BUILD)/thread && TSAN_OPTIONS=halt_on_error=1 ctest --output-on-failure -j $(JOBS) -R '$(CONCURRENCY_TESTS)'
