@@ -21,7 +21,7 @@ demo:
 	$(CONFIGURE) -B $(BUILD)/release -DCMAKE_BUILD_TYPE=Release
 	cmake --build $(BUILD)/release -j $(JOBS) --target hitscan_cli
 	mkdir -p out
-	$(BUILD)/release/hitscan render -o out/demo.png
+	$(BUILD)/release/hitscan drape -o out/demo.png --route-out out/route.csv
 
 test: all
 	cd $(BUILD)/release && ctest --output-on-failure -j $(JOBS)
@@ -45,7 +45,7 @@ test-sanitize:
 # The tests that run work on several threads (thread pools, batches, parallel builds, scenes
 # queried while edited and committed), under ThreadSanitizer; only their executables are built.
 CONCURRENCY_TESTS = Executor|Batch|Parallel|Threads
-CONCURRENCY_TARGETS = hitscan_math_tests hitscan_bvh_tests hitscan_mesh_tests hitscan_query_tests
+CONCURRENCY_TARGETS = hitscan_math_tests hitscan_bvh_tests hitscan_mesh_tests hitscan_query_tests hitscan_capi_tests
 test-thread:
 	scripts/deps.sh sanitize
 	$(CONFIGURE) -B $(BUILD)/thread $(SANITIZE_FLAGS) -DHITSCAN_SANITIZE_THREAD=ON \
@@ -88,6 +88,9 @@ bench:
 	$(BUILD)/bench/bench/hitscan_mesh_bench --jsonl out/bench.jsonl
 	$(BUILD)/bench/bench/hitscan_contacts_bench --jsonl out/bench.jsonl
 	$(BUILD)/bench/bench/hitscan_scene_bench --jsonl out/bench.jsonl
+	PYTHONPATH=$(BUILD)/bench/python PYTHONDONTWRITEBYTECODE=1 /usr/bin/python3 bench/python_bench.py --jsonl out/bench.jsonl
+	$(BUILD)/bench/bench/hitscan_ar_bench --jsonl out/bench.jsonl
+	$(BUILD)/bench/bench/hitscan_structures_bench --jsonl out/bench.jsonl
 
 clean:
 	rm -rf $(BUILD)

@@ -11,10 +11,10 @@ packages=(cmake ninja-build g++ make pkg-config libstb-dev libcli11-dev libassim
 test_data=(assimp-testmodels libcgal-demo)
 case "$profile" in
   build) ;;
-  test|sanitize) packages+=("${test_data[@]}") ;;
+  test|sanitize) packages+=("${test_data[@]}" pybind11-dev python3-numpy python3-dev) ;;
   # clang and its libFuzzer runtime; assimp's test models and python3 for the seed corpus.
   fuzz) packages+=(clang libclang-rt-14-dev assimp-testmodels python3) ;;
-  bench) packages+=("${test_data[@]}" libbenchmark-dev libembree-dev libbullet-dev) ;;
+  bench) packages+=("${test_data[@]}" libbenchmark-dev libembree-dev libbullet-dev pybind11-dev python3-dev python3-open3d) ;;
   *) echo "deps.sh: unknown profile '$profile'" >&2; exit 2 ;;
 esac
 

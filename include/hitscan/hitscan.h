@@ -21,9 +21,10 @@
  *
  * Threads. Queries on a scene are safe from any number of threads at once. Edits (add, remove,
  * set_...) may run beside queries and become visible all at once at hs_scene_commit, which waits
- * for the queries under way; a batch counts as one query. Filter callbacks run on the querying
- * threads (several at once in a batch) while the scene is held for reading: they must not edit,
- * commit or destroy that scene, and must not unwind (C++ exceptions, longjmp) through the library.
+ * for the queries under way; a batch counts as one query (one in the background from its
+ * submission to its end). Filter callbacks run on the querying threads (several at once in a
+ * batch) while the scene is held for reading: they must not edit, commit or destroy that scene,
+ * and must not unwind (C++ exceptions, longjmp) through the library.
  *
  * Conventions. Right-handed, any unit; distances are world distances along the ray's normalised
  * direction. A transform maps a collider's local frame to the world: scale, then rotate, then
@@ -271,7 +272,8 @@ typedef struct hs_scene hs_scene;
 /* An empty scene. */
 HS_API hs_status hs_scene_create(hs_scene** out_scene);
 
-/* Destroys the scene and its colliders. No query or edit may be under way on it. Null is ignored. */
+/* Destroys the scene and its colliders. No query or edit may be under way on it, and no hs_batch
+ * may remain on it (see "batches in the background"). Null is ignored. */
 HS_API void hs_scene_destroy(hs_scene* scene);
 
 /* Adds an analytic collider, visible after the next commit, and writes its id. A null transform is
@@ -386,6 +388,49 @@ HS_API hs_status hs_capsule_cast(const hs_scene* scene, const hs_capsule_sweep* 
  * as it was. */
 HS_API hs_status hs_sphere_cast_batch(const hs_scene* scene, const hs_sphere_sweep* sweeps, size_t count,
                                       const hs_query_options* options, hs_hit* out_hits);
+
+/* ---- batches in the background -------------------------------------------------------------------
+ * hs_raycast_batch and hs_sphere_cast_batch without the wait. The call checks its arguments as the
+ * synchronous batch does, copies the inputs (their array may be reused as soon as it returns),
+ * starts the batch and returns with a handle; the batch runs on a thread of its own, spread over
+ * all cores. hs_batch_poll tells whether it has finished; hs_batch_wait waits for it and copies its
+ * hits into the caller's array, which needs to be valid only during that call. The hits are
+ * bitwise those of the synchronous batch.
+ *
+ * Commits. A batch sees the scene as committed when its submission returned: it holds the scene
+ * for reading until it has finished, so an hs_scene_commit called after the submission waits for
+ * the batch and applies to later ones, never to half of one. A filter callback must not start,
+ * wait for or destroy a batch. The scene and options->filter_context must outlive the batch: destroy the scene only
+ * once every batch on it has been destroyed. An hs_batch is used by one thread at a time. */
+
+typedef struct hs_batch hs_batch;
+
+/* Starts hs_raycast_batch(scene, rays, count, options) in the background and writes its handle into
+ * *out_batch. Fails as hs_raycast_batch does (a null scene, a null rays with a non-zero count, bad
+ * options, HS_OUT_OF_RANGE for a count whose arrays could not exist), with HS_INVALID_ARGUMENT for
+ * a null out_batch, and with HS_OUT_OF_MEMORY when the batch's memory or thread cannot be had;
+ * *out_batch is then null. */
+HS_API hs_status hs_raycast_batch_async(const hs_scene* scene, const hs_ray* rays, size_t count,
+                                        const hs_query_options* options, hs_batch** out_batch);
+
+/* Starts hs_sphere_cast_batch(scene, sweeps, count, options) in the background, in the same way. */
+HS_API hs_status hs_sphere_cast_batch_async(const hs_scene* scene, const hs_sphere_sweep* sweeps, size_t count,
+                                            const hs_query_options* options, hs_batch** out_batch);
+
+/* *out_ready = 1 when the batch has finished (hs_batch_wait would return at once), else 0.
+ * HS_INVALID_ARGUMENT for a null batch or out_ready (*out_ready is then 0). */
+HS_API hs_status hs_batch_poll(const hs_batch* batch, int* out_ready);
+
+/* Waits for the batch to finish and writes its hits, out_hits[i] for input i < count (the count it
+ * was submitted with). May be called again: the hits stay with the batch until hs_batch_destroy.
+ * Fails at once, writing nothing, with HS_INVALID_ARGUMENT for a null batch or a null out_hits
+ * with a non-zero capacity, and HS_OUT_OF_RANGE for a capacity below the count. out_hits may be
+ * null when capacity is 0. */
+HS_API hs_status hs_batch_wait(hs_batch* batch, hs_hit* out_hits, size_t capacity);
+
+/* Waits for the batch if it is unfinished (a running batch is never cancelled), then frees it and
+ * its hits. Null is ignored. */
+HS_API void hs_batch_destroy(hs_batch* batch);
 
 /* ---- overlaps ------------------------------------------------------------------------------------
  * Every collider a query shape touches: overlaps, or lies within a contact tolerance of (a few

@@ -177,8 +177,19 @@ ConvexSupport ConvexSupport::from(const ConvexPolygon<T>& polygon) {
   return s;
 }
 
+template <Real T>
+ConvexSupport ConvexSupport::from(const ConvexHull<T>& hull) {
+  ConvexSupport s;
+  s.kind = Kind::polygon;
+  if constexpr (std::is_same_v<T, float>) s.vertices_float = hull.vertices();
+  else s.vertices_double = hull.vertices();
+  s.a = to_double(hull.interior_point());
+  return s;
+}
+
 #define HITSCAN_INSTANTIATE_CONVEX_SUPPORT(T)                           \
   template ConvexSupport ConvexSupport::from(const Obb<T>&);            \
+  template ConvexSupport ConvexSupport::from(const ConvexHull<T>&);     \
   template ConvexSupport ConvexSupport::from(const Cylinder<T>&);       \
   template ConvexSupport ConvexSupport::from(const Segment<T>&);        \
   template ConvexSupport ConvexSupport::from(const Triangle<T>&);       \
@@ -188,7 +199,9 @@ HITSCAN_INSTANTIATE_CONVEX_SUPPORT(float)
 HITSCAN_INSTANTIATE_CONVEX_SUPPORT(double)
 #undef HITSCAN_INSTANTIATE_CONVEX_SUPPORT
 
-V ConvexSupport::support(V d) const {
+V ConvexSupport::support(V d) const { return translation + support_at_rest(d); }
+
+V ConvexSupport::support_at_rest(V d) const {
   if (kind == Kind::box) {
     V p = center;
     for (const V& axis : axes) p = p + (dot(axis, d) < 0 ? -axis : axis);
@@ -216,7 +229,9 @@ V ConvexSupport::support(V d) const {
   return across_length > 0 ? end + across * (radius / across_length) : end;
 }
 
-V ConvexSupport::inner_point() const {
+V ConvexSupport::inner_point() const { return translation + inner_point_at_rest(); }
+
+V ConvexSupport::inner_point_at_rest() const {
   switch (kind) {
     case Kind::box: return center;
     case Kind::triangle: return (a + b + c) * (1.0 / 3.0);
@@ -269,7 +284,10 @@ GjkDistance gjk_distance(const ConvexSupport& a, const ConvexSupport& b) {
     v = next;
   }
   GjkDistance out;
+  out.simplex_size = s.size;
   for (int i = 0; i < s.size; ++i) {
+    out.simplex_on_a[i] = s.p[i].on_a;
+    out.simplex_on_b[i] = s.p[i].on_b;
     out.point_on_a = out.point_on_a + s.p[i].on_a * s.weight[i];
     out.point_on_b = out.point_on_b + s.p[i].on_b * s.weight[i];
   }

@@ -10,14 +10,15 @@ GjkDistance core_distance(const Segment<double>& core, const ConvexSupport& targ
   return gjk_distance(ConvexSupport::from(core), target);
 }
 
-Advancement advance(const Segment<double>& moving_core, double moving_radius, const ConvexSupport& target,
+Advancement advance(const ConvexSupport& moving_core, double moving_radius, const ConvexSupport& target,
                     double target_radius, Vec3d direction, double max_distance, double tolerance) {
   const double radii = moving_radius + target_radius;
   Advancement out;
+  ConvexSupport moved = moving_core;
   double s = 0;
   for (int step = 0; step < kMaxAdvancementSteps; ++step) {
-    const Vec3d offset = direction * s;
-    const GjkDistance g = core_distance({moving_core.a + offset, moving_core.b + offset}, target);
+    moved.translation = moving_core.translation + direction * s;
+    const GjkDistance g = gjk_distance(moved, target);
     // The cores meet only when a step overshoots by rounding: the way back is then -direction.
     const Vec3d n = g.distance > 0 ? (g.point_on_a - g.point_on_b) / g.distance : -normalize(direction);
     out.s = s;

@@ -101,8 +101,8 @@ struct Advancement {
 
 /// Conservative advancement (Mirtich 1996; the ray-cast form of van den Bergen, "Ray Casting
 /// against General Convex Objects with Application to Continuous Collision Detection", 2004):
-/// the moving core (a segment, a point when a == b) of radius moving_radius travels along
-/// direction; the target is a core of radius target_radius. At each step the GJK distance d
+/// the moving core (any convex support: a point, a segment, a box, a hull) of radius
+/// moving_radius travels along direction; the target is a core of radius target_radius. At each step the GJK distance d
 /// between the cores, less the radii, and the unit n from the target's closest point to the
 /// moving one give a plane that separates the shapes by d, which the motion cannot cross before
 /// s advances by d / dot(-direction, n): that step never passes the first contact. Stops with a
@@ -111,8 +111,15 @@ struct Advancement {
 /// that graze the target within a few tolerances come near it) it reports a hit at the last s,
 /// where the shapes are still apart: a sweep never reports a position that overlaps the target.
 inline constexpr int kMaxAdvancementSteps = 64;
-Advancement advance(const Segment<double>& moving_core, double moving_radius, const ConvexSupport& target,
+Advancement advance(const ConvexSupport& moving_core, double moving_radius, const ConvexSupport& target,
                     double target_radius, Vec3d direction, double max_distance, double tolerance);
+
+/// advance() for a moving sphere's or capsule's core.
+inline Advancement advance(const Segment<double>& moving_core, double moving_radius, const ConvexSupport& target,
+                           double target_radius, Vec3d direction, double max_distance, double tolerance) {
+  return advance(ConvexSupport::from(moving_core), moving_radius, target, target_radius, direction, max_distance,
+                 tolerance);
+}
 
 /// The GJK distance of a segment (a point when a == b) and a convex support, in double.
 GjkDistance core_distance(const Segment<double>& core, const ConvexSupport& target);

@@ -1,5 +1,7 @@
 #include "hitscan/io/ray_file.hpp"
 
+#include "hitscan/io/csv_fields.hpp"
+
 #include <algorithm>
 #include <bit>
 #include <cctype>
@@ -339,21 +341,6 @@ std::string npy_bytes(std::span<const HitRow> rows) {
 
 // --- .csv -----------------------------------------------------------------------------------------
 
-std::string_view trim(std::string_view text) {
-  const std::size_t first = text.find_first_not_of(" \t\r");
-  if (first == std::string_view::npos) return {};
-  return text.substr(first, text.find_last_not_of(" \t\r") - first + 1);
-}
-
-std::vector<std::string_view> split_fields(std::string_view line) {
-  std::vector<std::string_view> fields;
-  for (std::size_t start = 0;;) {
-    const std::size_t comma = line.find(',', start);
-    fields.push_back(trim(line.substr(start, comma - start)));  // to the end when there is no comma
-    if (comma == std::string_view::npos) return fields;
-    start = comma + 1;
-  }
-}
 
 // A decimal number, an infinity or a NaN filling the whole field (from_chars ignores the locale);
 // what is wrong with it otherwise.
@@ -387,7 +374,7 @@ Result<std::vector<Rayf>> parse_csv(const std::string& path, std::string_view fi
     const std::string_view line = file.substr(start, newline - start);  // to the end without a newline
     start = newline == std::string_view::npos ? file.size() : newline + 1;
     ++line_number;
-    if (trim(line).empty()) continue;
+    if (trim_field(line).empty()) continue;
 
     const std::vector<std::string_view> fields = split_fields(line);
     const std::string where = "line " + std::to_string(line_number);

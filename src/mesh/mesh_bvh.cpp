@@ -15,7 +15,7 @@ namespace hitscan {
 
 namespace {
 
-LeafPack make_pack(const TriangleMesh& mesh, const std::array<std::uint32_t, 4>& ids) {
+LeafPack make_pack(const TriangleMesh& mesh, const std::array<std::uint32_t, 4>& ids, Aabbf* bounds = nullptr) {
   // Padding lanes are NaN rather than zero: a zero triangle has edge functions of exactly zero,
   // which would send every padded pack down the rare scalar path; NaN is outside and never hit.
   float lanes[9][4];
@@ -24,6 +24,7 @@ LeafPack make_pack(const TriangleMesh& mesh, const std::array<std::uint32_t, 4>&
     if (ids[lane] == kNoTriangle) continue;
     const Trianglef t = mesh.triangle(ids[lane]);
     const Vec3f corners[3] = {t.v0, t.v1, t.v2};
+    if (bounds) bounds->grow(t.v0), bounds->grow(t.v1), bounds->grow(t.v2);
     for (int c = 0; c < 3; ++c) {
       for (int a = 0; a < 3; ++a) lanes[3 * c + a][lane] = corners[c][a];
     }
@@ -62,7 +63,7 @@ Result<MeshBvh> MeshBvh::build(std::shared_ptr<const TriangleMesh> mesh, const b
   }
   std::vector<Aabbf> boxes(mesh->triangle_count());
   for (std::size_t i = 0; i < boxes.size(); ++i) {
-    if (!mesh->is_usable(i)) continue;  // stays the empty box: left out of the tree
+    if (!mesh->is_usable(i)) continue;  // stays the empty box: left out of the tree (left_out below)
     const Trianglef t = mesh->triangle(i);
     boxes[i] = Aabbf::from_point(t.v0);
     boxes[i].grow(t.v1);
@@ -82,6 +83,9 @@ Result<MeshBvh> MeshBvh::build(std::shared_ptr<const TriangleMesh> mesh, const b
     return std::pair{first_pack, static_cast<std::uint32_t>(data->packs.size()) - first_pack};
   };
   data->nodes = bvh::collapse_to_wide(binary, make_leaf);
+  for (std::size_t i = 0; i < boxes.size(); ++i) {
+    if (!mesh->is_usable(i)) data->left_out.push_back(static_cast<std::uint32_t>(i));
+  }
   MeshBvh result;
   result.mesh_ = std::move(mesh);
   result.data_ = std::move(data);
@@ -224,20 +228,16 @@ Status MeshBvh::refit() {
   Data& d = *data_;
   const TriangleMesh& mesh = *mesh_;
   // Triangles left out at build time must still be unusable: the tree has no place for them.
-  std::vector<std::uint8_t> in_tree(mesh.triangle_count(), 0);
-  for (const LeafPack& pack : d.packs) {
-    for (std::uint32_t id : pack.ids) {
-      if (id != kNoTriangle) in_tree[id] = 1;
-    }
-  }
-  for (std::size_t i = 0; i < in_tree.size(); ++i) {
-    if (!in_tree[i] && mesh.is_usable(i)) {
+  for (const std::uint32_t i : d.left_out) {
+    if (mesh.is_usable(i)) {
       d.nodes.clear();  // every ray misses until the caller rebuilds
       return Status{StatusCode::degenerate, "MeshBvh::refit: triangle " + std::to_string(i) +
                                                 " was degenerate at build time and now has area; rebuild the tree"};
     }
   }
-  for (LeafPack& pack : d.packs) pack = make_pack(mesh, pack.ids);
+  // One pass over the packs gathers the new corners and each pack's bounds.
+  std::vector<Aabbf> pack_bounds(d.packs.size());
+  for (std::size_t p = 0; p < d.packs.size(); ++p) d.packs[p] = make_pack(mesh, d.packs[p].ids, &pack_bounds[p]);
   // Children come after their parent in the depth-first layout, so a reverse sweep sees every
   // child node's boxes before its parent needs their union.
   std::vector<Aabbf> node_bounds(d.nodes.size());
@@ -252,13 +252,7 @@ Status MeshBvh::refit() {
       if (node.count[i] == 0) {
         b = node_bounds[node.child[i]];
       } else {
-        for (std::uint32_t p = node.child[i]; p < node.child[i] + node.count[i]; ++p) {
-          for (std::uint32_t id : d.packs[p].ids) {
-            if (id == kNoTriangle) continue;
-            const Trianglef t = mesh.triangle(id);
-            b.grow(t.v0), b.grow(t.v1), b.grow(t.v2);
-          }
-        }
+        for (std::uint32_t p = node.child[i]; p < node.child[i] + node.count[i]; ++p) b.grow(pack_bounds[p]);
       }
       node_bounds[n].grow(b);
       for (int a = 0; a < 3; ++a) box[a][i] = b.min[a], box[3 + a][i] = b.max[a];
@@ -271,6 +265,13 @@ Status MeshBvh::refit() {
 
 MeshHit MeshInstance::intersect(const Rayf& ray, FaceMode faces) const {
   if (!bvh || !transform.is_invertible() || !is_valid(ray)) return {};
+  if (transform.is_identity()) {
+    // The mesh's frame is the world's (reconstruction chunks, static level geometry): the ray
+    // goes in as it is, and the normals are renormalised as apply_normal would.
+    MeshHit hit = bvh->intersect(ray, faces);
+    if (hit) hit.normal = normalize(hit.normal), hit.shading_normal = normalize(hit.shading_normal);
+    return hit;
+  }
   const Rayf local{transform.inverse_point(ray.origin), transform.inverse_vector(ray.dir), ray.tmin, ray.tmax};
   MeshHit hit = bvh->intersect(local, faces);
   if (!hit) return hit;
@@ -284,6 +285,7 @@ MeshHit MeshInstance::intersect(const Rayf& ray, FaceMode faces) const {
 
 bool MeshInstance::occluded(const Rayf& ray, FaceMode faces) const {
   if (!bvh || !transform.is_invertible() || !is_valid(ray)) return false;
+  if (transform.is_identity()) return bvh->occluded(ray, faces);
   return bvh->occluded({transform.inverse_point(ray.origin), transform.inverse_vector(ray.dir), ray.tmin, ray.tmax}, faces);
 }
 

@@ -27,6 +27,9 @@ struct MeshBvh::Data {
   std::vector<bvh::WideNode> nodes;
   /// Leaf packs in leaf order.
   std::vector<LeafPack> packs;
+  /// The triangles left out of the tree as degenerate at build time (refit must find them still
+  /// degenerate: the tree has no place for them).
+  std::vector<std::uint32_t> left_out;
 };
 
 

@@ -25,17 +25,32 @@ bool is_identity(const Mat3f& m) {
 
 Status sphere_to_world(const Spheref& sphere, const Transformf& transform, WorldShape& out) {
   const float scale = uniform_scale(transform);
-  if (!(sphere.radius >= 0.0f) || !is_finite(sphere.center)) return invalid("sphere: the centre or radius is not finite or is negative");
+  if (!(sphere.radius >= 0.0f) || !std::isfinite(sphere.radius) || !is_finite(sphere.center)) {
+    return invalid("sphere: the centre or radius is not finite or is negative");
+  }
   if (!is_finite(scale)) return invalid("sphere: the transform's scale is not uniform");
-  out.emplace<Spheref>(Spheref{transform.apply_point(sphere.center), sphere.radius * scale});
+  const Spheref world{transform.apply_point(sphere.center), sphere.radius * scale};
+  if (!is_finite(world.center) || !std::isfinite(world.radius)) return invalid("sphere: not finite once transformed");
+  out.emplace<Spheref>(world);
   return Status::success();
 }
 
 template <class Round>  // Capsule or Cylinder: a segment and a radius
 Status round_to_world(const Round& shape, const Transformf& transform, const char* message, WorldShape& out) {
   const float scale = uniform_scale(transform);
-  if (!(shape.radius >= 0.0f) || !is_finite(shape.a) || !is_finite(shape.b) || !is_finite(scale)) return invalid(message);
-  out.emplace<Round>(Round{transform.apply_point(shape.a), transform.apply_point(shape.b), shape.radius * scale});
+  if (!(shape.radius >= 0.0f) || !std::isfinite(shape.radius) || !is_finite(shape.a) || !is_finite(shape.b) ||
+      !is_finite(scale)) {
+    return invalid(message);
+  }
+  const Round world{transform.apply_point(shape.a), transform.apply_point(shape.b), shape.radius * scale};
+  if (!is_finite(world.a) || !is_finite(world.b) || !std::isfinite(world.radius)) return invalid(message);
+  out.emplace<Round>(world);
+  return Status::success();
+}
+
+Status finite_box(const Obbf& world, WorldShape& out) {
+  if (!is_finite(world.center) || !is_finite(world.half_extents)) return invalid("box: not finite once transformed");
+  out.emplace<Obbf>(world);
   return Status::success();
 }
 
@@ -46,13 +61,11 @@ Status box_to_world(const Obbf& box, const Transformf& transform, WorldShape& ou
   const Mat3f rotation = Mat3f::from_quat(transform.rotation);
   if (is_identity(box.rotation)) {
     // Any scale: it acts along the box's own axes. A mirror leaves a centred box the same box.
-    out.emplace<Obbf>(Obbf{transform.apply_point(box.center), mul(box.half_extents, abs(transform.scale)), rotation});
-    return Status::success();
+    return finite_box({transform.apply_point(box.center), mul(box.half_extents, abs(transform.scale)), rotation}, out);
   }
   const float scale = uniform_scale(transform);
   if (!is_finite(scale)) return invalid("box: a rotated box needs a uniform scale");
-  out.emplace<Obbf>(Obbf{transform.apply_point(box.center), box.half_extents * scale, rotation * box.rotation});
-  return Status::success();
+  return finite_box({transform.apply_point(box.center), box.half_extents * scale, rotation * box.rotation}, out);
 }
 
 Status plane_to_world(const Planef& plane, const Transformf& transform, WorldShape& out) {

@@ -43,7 +43,11 @@ int run_cast_unguarded(const CastOptions& options, std::ostream& out, std::ostre
     err << "hitscan cast: " << rays.status().message() << '\n';
     return input_failure_exit_code(rays.status());
   }
-  Result<TriangleMesh> loaded = io::load_mesh(options.mesh, {.read_normals = false});
+  const bool terminal = is_terminal_stderr(err);
+  Result<TriangleMesh> loaded = [&] {
+    Progress progress(err, terminal, "loading " + options.mesh);
+    return run_with_ticker(progress, terminal, [&] { return io::load_mesh(options.mesh, {.read_normals = false}); });
+  }();
   if (!loaded) {
     err << "hitscan cast: " << loaded.status().message() << '\n';
     return input_failure_exit_code(loaded.status());
@@ -51,7 +55,10 @@ int run_cast_unguarded(const CastOptions& options, std::ostream& out, std::ostre
   auto mesh = std::make_shared<const TriangleMesh>(std::move(loaded).value());
 
   const Clock::time_point build_start = Clock::now();
-  const Result<MeshBvh> bvh = MeshBvh::build(mesh);
+  const Result<MeshBvh> bvh = [&] {
+    Progress progress(err, terminal, "building the BVH");
+    return run_with_ticker(progress, terminal, [&] { return MeshBvh::build(mesh); });
+  }();
   const Clock::duration build_time = Clock::now() - build_start;
   if (!bvh) {
     err << "hitscan cast: " << options.mesh << ": " << bvh.status().message() << '\n';
@@ -59,7 +66,9 @@ int run_cast_unguarded(const CastOptions& options, std::ostream& out, std::ostre
   }
 
   const Clock::time_point trace_start = Clock::now();
-  const std::vector<io::HitRow> rows = cast_rays(bvh.value(), rays.value(), options.settings);
+  Progress trace_progress(err, terminal, "casting rays", rays.value().size());
+  const std::vector<io::HitRow> rows = cast_rays(bvh.value(), rays.value(), options.settings, &trace_progress);
+  trace_progress.finish();
   const Clock::duration trace_time = Clock::now() - trace_start;
 
   if (const Status status = io::write_hits(options.output, rows); !status.ok()) {
@@ -87,19 +96,28 @@ CastOptions default_cast_options() {
   return options;
 }
 
-std::vector<io::HitRow> cast_rays(const MeshBvh& mesh, std::span<const Rayf> rays, const CastSettings& settings) {
+std::vector<io::HitRow> cast_rays(const MeshBvh& mesh, std::span<const Rayf> rays, const CastSettings& settings,
+                                  Progress* progress) {
+  // In slices, so that a progress bar moves; each ray's answer does not depend on the slicing.
+  constexpr std::size_t kSlice = std::size_t{1} << 16;
   std::vector<io::HitRow> rows(rays.size());
   ThreadPool pool(std::clamp(settings.threads, 1u, kMaxThreads));
-  if (settings.any_hit) {
-    std::vector<std::uint8_t> occluded(rays.size());
-    mesh.occluded_batch(rays, occluded, settings.faces, &pool);  // sizes match by construction
-    for (std::size_t i = 0; i < rays.size(); ++i) {
-      if (occluded[i]) rows[i].t = 1;
+  std::vector<std::uint8_t> occluded(settings.any_hit ? std::min(rays.size(), kSlice) : 0);
+  std::vector<MeshHit> hits(settings.any_hit ? 0 : std::min(rays.size(), kSlice));
+  for (std::size_t first = 0; first < rays.size(); first += kSlice) {
+    const std::span<const Rayf> slice = rays.subspan(first, std::min(kSlice, rays.size() - first));
+    if (settings.any_hit) {
+      const std::span<std::uint8_t> out = std::span(occluded).first(slice.size());
+      mesh.occluded_batch(slice, out, settings.faces, &pool);  // sizes match by construction
+      for (std::size_t i = 0; i < slice.size(); ++i) {
+        if (out[i]) rows[first + i].t = 1;
+      }
+    } else {
+      const std::span<MeshHit> out = std::span(hits).first(slice.size());
+      mesh.intersect_batch(slice, out, settings.faces, &pool);
+      for (std::size_t i = 0; i < slice.size(); ++i) rows[first + i] = hit_row(out[i]);
     }
-  } else {
-    std::vector<MeshHit> hits(rays.size());
-    mesh.intersect_batch(rays, hits, settings.faces, &pool);
-    for (std::size_t i = 0; i < rays.size(); ++i) rows[i] = hit_row(hits[i]);
+    if (progress) progress->update(first + slice.size());
   }
   return rows;
 }

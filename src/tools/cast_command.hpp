@@ -10,6 +10,7 @@
 #include "hitscan/io/ray_file.hpp"
 #include "hitscan/mesh/mesh_bvh.hpp"
 #include "tools/command.hpp"
+#include "tools/progress.hpp"
 
 namespace CLI {
 class App;
@@ -43,7 +44,8 @@ CastOptions default_cast_options();
 /// settings.any_hit t = 1 when anything is hit. An invalid ray (NaN, infinite, zero direction,
 /// empty interval) and a ray that hits nothing give the miss row, io::HitRow{}. The rows do not
 /// depend on settings.threads (a pool of that many threads runs MeshBvh's batch queries).
-std::vector<io::HitRow> cast_rays(const MeshBvh& mesh, std::span<const Rayf> rays, const CastSettings& settings);
+std::vector<io::HitRow> cast_rays(const MeshBvh& mesh, std::span<const Rayf> rays, const CastSettings& settings,
+                                  Progress* progress = nullptr);
 
 /// Registers `cast` and its options on app. When the command line selects it, it runs run_cast
 /// with context's streams and stores the exit code in context, which must outlive app's parse.

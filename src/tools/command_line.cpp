@@ -4,8 +4,11 @@
 
 #include <CLI/CLI.hpp>
 
+#include "tools/bench_command.hpp"
 #include "tools/cast_command.hpp"
 #include "tools/command.hpp"
+#include "tools/drape_command.hpp"
+#include "tools/info_command.hpp"
 #include "tools/render_command.hpp"
 
 namespace hitscan::tools {
@@ -16,6 +19,9 @@ int run_command_line(int argc, const char* const* argv, std::ostream& out, std::
   CommandContext context{out, err};
   add_render_command(app, context);
   add_cast_command(app, context);
+  add_bench_command(app, context);
+  add_drape_command(app, context);
+  add_info_command(app, context);
 
   try {
     app.parse(argc, argv);

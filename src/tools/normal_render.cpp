@@ -15,7 +15,7 @@ std::uint8_t to_byte(float unit) {
 // Traces a row, then shades it. facing_normal(ray) gives the normal of the side of the surface
 // the ray meets, or nothing on a miss.
 template <class FacingNormal>
-NormalRender render_by_rows(const PinholeCamera& camera, FacingNormal facing_normal) {
+NormalRender render_by_rows(const PinholeCamera& camera, FacingNormal facing_normal, Progress* progress) {
   using Clock = std::chrono::steady_clock;
   NormalRender render;
   render.image = io::Image(camera.width(), camera.height());
@@ -38,6 +38,7 @@ NormalRender render_by_rows(const PinholeCamera& camera, FacingNormal facing_nor
       ++render.hits;
       render.image.at(x, y) = normal_colour(*normal);
     }
+    if (progress) progress->update(static_cast<std::uint64_t>(y) + 1);
   }
   render.rays = static_cast<std::size_t>(camera.width()) * static_cast<std::size_t>(camera.height());
   render.trace_seconds = std::chrono::duration<double>(tracing).count();
@@ -56,20 +57,20 @@ io::Rgb8 background_colour(int y, int height) {
   return {to_byte(c.x), to_byte(c.y), to_byte(c.z)};
 }
 
-NormalRender render_normals(std::span<const AnyShape> shapes, const PinholeCamera& camera) {
+NormalRender render_normals(std::span<const AnyShape> shapes, const PinholeCamera& camera, Progress* progress) {
   return render_by_rows(camera, [shapes](const Rayf& ray) -> std::optional<Vec3f> {
     const RayHitf hit = closest_hit(shapes, ray).hit;
     if (!hit) return std::nullopt;
     return hit.back_face() ? -hit.normal : hit.normal;
-  });
+  }, progress);
 }
 
-NormalRender render_normals(const MeshBvh& mesh, const PinholeCamera& camera) {
+NormalRender render_normals(const MeshBvh& mesh, const PinholeCamera& camera, Progress* progress) {
   return render_by_rows(camera, [&mesh](const Rayf& ray) -> std::optional<Vec3f> {
     const MeshHit hit = mesh.intersect(ray);
     if (!hit) return std::nullopt;
     return hit.back_face ? -hit.shading_normal : hit.shading_normal;
-  });
+  }, progress);
 }
 
 }  // namespace hitscan::tools

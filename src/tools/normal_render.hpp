@@ -9,6 +9,7 @@
 #include "hitscan/mesh/mesh_bvh.hpp"
 #include "tools/any_shape.hpp"
 #include "tools/camera.hpp"
+#include "tools/progress.hpp"
 
 namespace hitscan::tools {
 
@@ -30,11 +31,13 @@ io::Rgb8 background_colour(int y, int height);
 /// Pixel (x, y) of the image gets normal_colour of closest_hit(shapes, ray_through_pixel(x, y)),
 /// with the normal flipped for a back-face hit so that a surface shows the colour of the side
 /// facing the viewer (a solid's normal already faces it), or background_colour on a miss.
-/// Traces a row, then shades it, so the memory beyond the image is one row of hits.
-NormalRender render_normals(std::span<const AnyShape> shapes, const PinholeCamera& camera);
+/// Traces a row, then shades it, so the memory beyond the image is one row of hits; `progress`,
+/// when given, is updated with the count of rows done.
+NormalRender render_normals(std::span<const AnyShape> shapes, const PinholeCamera& camera,
+                            Progress* progress = nullptr);
 
 /// The same picture of a mesh: each pixel gets normal_colour of the shading normal of its ray's
 /// closest hit on either face, flipped for a back-face hit, or background_colour on a miss.
-NormalRender render_normals(const MeshBvh& mesh, const PinholeCamera& camera);
+NormalRender render_normals(const MeshBvh& mesh, const PinholeCamera& camera, Progress* progress = nullptr);
 
 }  // namespace hitscan::tools

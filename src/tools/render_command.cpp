@@ -13,6 +13,7 @@
 #include "hitscan/mesh/mesh_bvh.hpp"
 #include "tools/demo_scene.hpp"
 #include "tools/normal_render.hpp"
+#include "tools/progress.hpp"
 
 namespace hitscan::tools {
 namespace {
@@ -57,14 +58,21 @@ Picture render_demo_scene(const RenderOptions& options, std::ostream& err) {
 
 Picture render_mesh(const RenderOptions& options, std::ostream& err) {
   Picture picture;
-  Result<TriangleMesh> loaded = io::load_mesh(options.mesh);
+  const bool terminal = is_terminal_stderr(err);
+  Result<TriangleMesh> loaded = [&] {
+    Progress progress(err, terminal, "loading " + options.mesh);
+    return run_with_ticker(progress, terminal, [&] { return io::load_mesh(options.mesh); });
+  }();
   if (!loaded) {
     err << "hitscan render: " << loaded.status().message() << '\n';
     picture.exit_code = loaded.status().code() == StatusCode::out_of_memory ? kExitFailure : kExitUsage;
     return picture;
   }
   auto mesh = std::make_shared<const TriangleMesh>(std::move(loaded).value());
-  const Result<MeshBvh> bvh = MeshBvh::build(mesh);
+  const Result<MeshBvh> bvh = [&] {
+    Progress progress(err, terminal, "building the BVH");
+    return run_with_ticker(progress, terminal, [&] { return MeshBvh::build(mesh); });
+  }();
   if (!bvh) {
     err << "hitscan render: " << options.mesh << ": " << bvh.status().message() << '\n';
     picture.exit_code = kExitFailure;
@@ -80,7 +88,8 @@ Picture render_mesh(const RenderOptions& options, std::ostream& err) {
     picture.exit_code = kExitFailure;
     return picture;
   }
-  picture.render = render_normals(bvh.value(), camera.value());
+  Progress progress(err, terminal, "rendering", static_cast<std::uint64_t>(camera.value().height()));
+  picture.render = render_normals(bvh.value(), camera.value(), &progress);
   picture.subject = std::to_string(mesh->triangle_count()) + " triangles";
   return picture;
 }

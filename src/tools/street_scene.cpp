@@ -14,6 +14,8 @@ constexpr double kPeriod = 40.0;
 constexpr double kStairStart = 26.0, kStairRun = 0.3, kStairRise = 0.17;
 constexpr int kStairs = 5;
 constexpr double kHoleX0 = 22.2, kHoleX1 = 22.8, kHoleHalfWidth = 1.5;
+// A pillar on the road, between the camera and the sign at x = 24 on the y < 0 wall.
+constexpr double kPillarX0 = 10.4, kPillarX1 = 11.0, kPillarY0 = -2.1, kPillarY1 = -1.5, kPillarHeight = 2.5;
 
 /// A linear piece of the floor profile over [x0, x1) of one period.
 struct Piece {
@@ -33,10 +35,28 @@ std::vector<Piece> profile_pieces() {
   return pieces;
 }
 
+/// x's place in its 40 m period, snapped onto a break it lies within rounding of: fmod(67.2, 40) is
+/// 27.200000000000003, which would otherwise miss the step at 27.2.
+double local_x(double x) {
+  static const std::vector<double> breaks = [] {
+    std::vector<double> b;
+    for (const Piece& p : profile_pieces()) b.push_back(p.x0);
+    b.push_back(kHoleX0);
+    b.push_back(kHoleX1);
+    b.push_back(kPeriod);
+    return b;
+  }();
+  const double local = std::fmod(x, kPeriod);
+  for (double b : breaks) {
+    if (std::abs(local - b) < 1e-9 * std::max(1.0, x)) return b == kPeriod ? 0.0 : b;
+  }
+  return local;
+}
+
 /// Height of the profile just right of x (side = +1) or just left of it (side = -1), x in [0, length].
 double profile_height(double x, int side) {
   static const std::vector<Piece> pieces = profile_pieces();
-  double local = std::fmod(x, kPeriod);
+  double local = local_x(x);
   if (side < 0 && local == 0.0 && x > 0.0) local = kPeriod;
   for (const Piece& p : pieces) {
     const bool inside = side > 0 ? (local >= p.x0 && local < p.x1) : (local > p.x0 && local <= p.x1);
@@ -46,7 +66,7 @@ double profile_height(double x, int side) {
 }
 
 bool in_hole(double x, double y) {
-  const double local = std::fmod(x, kPeriod);
+  const double local = local_x(x);
   return local >= kHoleX0 && local < kHoleX1 && std::abs(y) < kHoleHalfWidth;
 }
 
@@ -122,6 +142,27 @@ std::vector<double> floor_rows(const StreetOptions& o) {
 
 Vec3f vec(double x, double y, double z) {
   return {static_cast<float>(x), static_cast<float>(y), static_cast<float>(z)};
+}
+
+bool in_pillar(double x, double y) {
+  const double local = local_x(x);
+  return local >= kPillarX0 && local <= kPillarX1 && y >= kPillarY0 && y <= kPillarY1;
+}
+
+/// The pillar of the period starting at `base`: a closed box from the road (z = 0) up, four sides
+/// and a top, facing out, no noise (a smooth column scans well).
+void add_pillar(double base, StreetChunk& chunk) {
+  const auto first = static_cast<std::uint32_t>(chunk.positions.size());
+  for (int k = 0; k < 8; ++k) {
+    chunk.positions.push_back(vec(base + ((k & 1) ? kPillarX1 : kPillarX0), (k & 2) ? kPillarY1 : kPillarY0,
+                                  (k & 4) ? kPillarHeight : 0.0));
+  }
+  // Corner k has x bit 1, y bit 2, z bit 4; each quad counter-clockwise seen from outside.
+  const std::uint32_t quads[5][4] = {{4, 5, 7, 6}, {0, 1, 5, 4}, {2, 6, 7, 3}, {0, 4, 6, 2}, {1, 3, 7, 5}};
+  for (const auto& q : quads) {
+    chunk.triangles.push_back({first + q[0], first + q[1], first + q[2]});
+    chunk.triangles.push_back({first + q[0], first + q[2], first + q[3]});
+  }
 }
 
 /// Builds the chunk holding the grid strips [s0, s1) (strip s lies between columns s and s + 1).
@@ -205,6 +246,7 @@ double street_floor_height(const StreetOptions& options, double x, double y) {
   if (!(x >= 0 && x <= options.length) || !(std::abs(y) <= options.width * 0.5) || in_hole(x, y)) {
     return std::numeric_limits<double>::quiet_NaN();
   }
+  if (in_pillar(x, y) && -options.width * 0.5 <= kPillarY0) return kPillarHeight;
   return std::max(profile_height(x, -1), profile_height(x, +1));
 }
 
@@ -249,6 +291,12 @@ Result<StreetScene> make_street_scene(const StreetOptions& o) {
     while (s1 + 1 < cols.size() && chunk_of(s1) == chunk_of(s0)) ++s1;
     chunks.push_back(make_chunk(o, cols, ys, s0, s1));
     s0 = s1;
+  }
+  for (double base = 0; base + kPillarX1 <= o.length; base += kPeriod) {
+    if (kPillarY0 < -o.width * 0.5) break;  // a street too narrow for it
+    const double centre = base + 0.5 * (kPillarX0 + kPillarX1);
+    const auto c = static_cast<std::size_t>(std::floor(centre / o.chunk_length));
+    add_pillar(base, chunks[std::min(c, chunks.size() - 1)]);
   }
 
   std::vector<Vec3f> route;

@@ -8,7 +8,8 @@
 /// at 0.65 m ([16, 20)), a hole in the floor across the middle (x in [22.2, 22.8), |y| < 1.5: an
 /// unscanned patch, as a phone leaves behind), five stairs up (rise 0.17 m, run 0.3 m, from x = 26)
 /// to a landing at 1.5 m, and a long ramp back down to the pavement ([32, 40)); walls along both
-/// sides. The surface is a height field sampled on a grid
+/// sides; and a pillar 2.5 m tall on the road (x in [10.4, 11], y in [-2.1, -1.5]), which hides
+/// the sign at x = 24 on the y < 0 wall from the camera. The surface is a height field sampled on a grid
 /// of `cell` metres, with seeded noise along z on every vertex (a depth sensor's reconstruction
 /// noise), split into chunks along x the way AR frameworks deliver a reconstruction (ARKit's mesh
 /// anchors); the walls are vertical grids with the same noise across them. Steps, curbs and the
@@ -71,7 +72,9 @@ struct StreetScene {
   std::vector<Vec3f> sign_normals;
   /// A phone held at eye height (1.6 m above the floor) at the start of the street, looking
   /// down the street and slightly down, 640 x 480 with a 60 degree horizontal field of view.
-  PinholeCamera camera;
+  /// (Qualified: in a file that also includes tools/camera.hpp, a bare PinholeCamera would name
+  /// tools::PinholeCamera and give StreetScene another layout there.)
+  hitscan::PinholeCamera camera;
   Vec3f gravity{0.0f, 0.0f, -9.81f};
 
   std::size_t triangle_count() const;
@@ -79,8 +82,8 @@ struct StreetScene {
   Result<TriangleMesh> merged_mesh() const;
 };
 
-/// Height of the noise-free floor at (x, y): the exact surface the reconstruction approximates.
-/// NaN inside the hole (no surface there).
+/// Height of the noise-free surface seen from above at (x, y): the floor the reconstruction
+/// approximates, or the pillar's top over its footprint. NaN inside the hole (no surface there).
 double street_floor_height(const StreetOptions& options, double x, double y);
 
 /// Builds the street. Fails with invalid_argument for a non-positive or non-finite length,

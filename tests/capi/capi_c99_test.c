@@ -382,12 +382,62 @@ static void test_errors(void) {
   hs_mesh_destroy(NULL);
 }
 
+/* A batch in the background gives the synchronous batch's hits; a commit after its submission
+ * waits for it, so it sees the box where it was, and the next batch sees the box moved. */
+static void test_async_batches(void) {
+  hs_scene* scene = NULL;
+  const hs_shape box = hs_shape_default(HS_SHAPE_BOX);
+  hs_transform placed = hs_transform_default();
+  hs_ray rays[3];
+  hs_sphere_sweep sweeps[2];
+  hs_hit sync_hits[3], async_hits[3];
+  hs_batch* batch = NULL;
+  int ready = -1, i;
+  uint32_t box_id;
+
+  CHECK_OK(hs_scene_create(&scene));
+  CHECK_OK(hs_scene_add_shape(scene, &box, NULL, 0, 1, &box_id));
+  CHECK_OK(hs_scene_commit(scene));
+  rays[0] = ray_along(vec3(0, 0, -5), vec3(0, 0, 1));
+  rays[1] = ray_along(vec3(3, 0, -5), vec3(0, 0, 1));
+  rays[2] = ray_along(vec3(0, 0, -5), vec3(0, 0, -1));
+  CHECK_OK(hs_raycast_batch(scene, rays, 3, NULL, sync_hits));
+  CHECK_OK(hs_raycast_batch_async(scene, rays, 3, NULL, &batch));
+  placed.translation = vec3(3, 0, 0);
+  CHECK_OK(hs_scene_set_transform(scene, box_id, &placed));
+  CHECK_OK(hs_scene_commit(scene));
+  CHECK_OK(hs_batch_poll(batch, &ready));
+  CHECK(ready == 0 || ready == 1);
+  CHECK(hs_batch_wait(batch, async_hits, 2) == HS_OUT_OF_RANGE);
+  CHECK_OK(hs_batch_wait(batch, async_hits, 3));
+  for (i = 0; i < 3; ++i) CHECK(same_hit(&sync_hits[i], &async_hits[i]));
+  CHECK(async_hits[0].hit && near(async_hits[0].distance, 4) && !async_hits[1].hit && !async_hits[2].hit);
+  CHECK_OK(hs_batch_poll(batch, &ready));
+  CHECK(ready == 1);
+  hs_batch_destroy(batch);
+
+  sweeps[0] = hs_sphere_sweep_default();
+  sweeps[0].sphere.center = vec3(3, 0, -5);
+  sweeps[0].sphere.radius = 0.5f;
+  sweeps[1] = sweeps[0];
+  sweeps[1].sphere.center = vec3(0, 0, -5);
+  CHECK_OK(hs_sphere_cast_batch_async(scene, sweeps, 2, NULL, &batch));
+  CHECK_OK(hs_batch_wait(batch, async_hits, 3));
+  CHECK(async_hits[0].hit && async_hits[0].collider == box_id && near(async_hits[0].distance, 3.5f));
+  CHECK(!async_hits[1].hit);
+  hs_batch_destroy(batch);
+  hs_batch_destroy(NULL);
+  CHECK(hs_raycast_batch_async(scene, rays, 3, NULL, NULL) == HS_INVALID_ARGUMENT);
+  hs_scene_destroy(scene);
+}
+
 int main(void) {
   test_defaults();
   test_scene();
   test_overlaps_and_closest_points();
   test_sweeps();
   test_errors();
+  test_async_batches();
   if (failures != 0) {
     fprintf(stderr, "%d checks failed\n", failures);
     return 1;

@@ -276,6 +276,19 @@ TEST(SceneEdit, RejectsWhatTheKernelsCannotRepresent) {
   ColliderDesc bad_layer{Spheref{}};
   bad_layer.layer = 32;
   EXPECT_EQ(scene.add(bad_layer).status().code(), StatusCode::invalid_argument);
+  // Infinite sizes, and sizes a transform makes infinite (which would give NaN distances).
+  const float inf = kInfinity<float>;
+  EXPECT_EQ(scene.add({Spheref{{0, 0, 0}, inf}}).status().code(), StatusCode::invalid_argument);
+  EXPECT_EQ(scene.add({Capsulef{{0, 0, 0}, {0, 1, 0}, inf}}).status().code(), StatusCode::invalid_argument);
+  EXPECT_EQ(scene.add({Cylinderf{{0, 0, 0}, {0, 1, 0}, inf}}).status().code(), StatusCode::invalid_argument);
+  Transformf huge;
+  huge.scale = {1e30f, 1e30f, 1e30f};
+  EXPECT_EQ(scene.add({Spheref{{0, 0, 0}, 1e10f}, huge}).status().code(), StatusCode::invalid_argument);
+  EXPECT_EQ(scene.add({Capsulef{{0, 0, 0}, {0, 1e10f, 0}, 1}, huge}).status().code(), StatusCode::invalid_argument);
+  EXPECT_EQ(scene.add({Obbf{{1e10f, 0, 0}, {1, 1, 1}, Mat3f::identity()}, huge}).status().code(),
+            StatusCode::invalid_argument);
+  EXPECT_EQ(scene.add({Obbf{{0, 0, 0}, {1e10f, 1, 1}, Mat3f::identity()}, huge}).status().code(),
+            StatusCode::invalid_argument);
 }
 
 TEST(SceneRaycast, BadRaysMissWithoutCrashing) {

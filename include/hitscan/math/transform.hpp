@@ -30,6 +30,12 @@ struct Transform {
   }
 
   /// True when no scale component is zero or non-finite, so the inverse exists.
+  /// Exactly the identity: no rotation, translation or scale.
+  bool is_identity() const {
+    return translation == Vec3<T>{} && scale == Vec3<T>{T(1), T(1), T(1)} && rotation.w == T(1) &&
+           rotation.vector_part() == Vec3<T>{};
+  }
+
   bool is_invertible() const {
     return is_finite(scale) && scale.x != T(0) && scale.y != T(0) && scale.z != T(0) &&
            is_finite(translation) && is_finite(rotation.w) && is_finite(rotation.vector_part());

@@ -1,7 +1,7 @@
 #pragma once
 /// Scene: colliders and the queries users know from game engines — raycast, raycast_any,
 /// raycast_all, closest_point — with layer masks, a distance limit, face modes, filters and
-/// batches.
+/// batches, synchronous or in the background.
 ///
 /// Editing and committing. add, remove and the set_ functions record changes; commit makes them
 /// visible to queries, all at once. Until then queries see the scene as of the last commit, so a
@@ -13,6 +13,21 @@
 /// any thread beside queries (they take a lock of their own). commit waits for the queries under
 /// way to finish and holds new ones back while it applies the changes, so a query sees the scene
 /// entirely before or entirely after a commit, never half of it. A batch counts as one query.
+///
+/// Asynchronous batches (raycast_batch_async, sphere_cast_batch_async) take their commit boundary
+/// at submission: the call returns once its batch holds the scene for reading, which it keeps
+/// until it has finished. So the batch sees every commit that returned before the submission; a
+/// commit called after the submission returned waits for the batch (as for any query under way),
+/// applies to the next batch, and never to half of this one. Each batch runs on a thread of its
+/// own, which hands the work to the batch's executor (so even the default pool, whose
+/// parallel_for works on the calling thread too, runs it in the background) and ends with it.
+/// Because a batch holds the scene until it has finished, a thread must not commit, wait for a
+/// batch or destroy an unfinished handle where the batch cannot make progress: inside a task of
+/// the ThreadPool the batch runs on (a pool runs one parallel_for at a time, so the batch waits
+/// for that task), or inside a filter callback (which must not submit batches either). Submitting
+/// from a pool task is fine; give a batch waited for inside a pool task another executor (a
+/// SerialExecutor, or a second pool). The scene must stay where it is (not destroyed, moved from
+/// or assigned to) until its batches finish.
 
 #include <cstddef>
 #include <memory>
@@ -20,6 +35,7 @@
 #include <vector>
 
 #include "hitscan/executor.hpp"
+#include "hitscan/query/async_batch.hpp"
 #include "hitscan/query/collider.hpp"
 #include "hitscan/query/overlap.hpp"
 #include "hitscan/query/query_hit.hpp"
@@ -153,6 +169,17 @@ class Scene {
   /// hit[i] = raycast_any(rays[i], options) as 0 or 1, in the same way.
   Status raycast_any_batch(std::span<const QueryRay> rays, std::span<std::uint8_t> hit,
                            const QueryOptions& options = {}, Executor* executor = nullptr) const;
+
+  /// raycast_batch in the background: returns at once (see the thread rules above for the commit
+  /// it sees) with a handle whose wait() gives hits[i] = raycast(rays[i], options), bitwise those
+  /// of raycast_batch. The rays are taken by value (move them in to spare the copy); `options`
+  /// is copied, but its filter's context, the executor (the default pool when null) and the
+  /// scene must outlive the batch. out_of_memory when the batch's memory or thread cannot be had.
+  Result<BatchHandle> raycast_batch_async(std::vector<QueryRay> rays, const QueryOptions& options = {},
+                                          Executor* executor = nullptr) const;
+  /// sphere_cast_batch in the background, in the same way.
+  Result<BatchHandle> sphere_cast_batch_async(std::vector<SphereSweep> sweeps, const QueryOptions& options = {},
+                                              Executor* executor = nullptr) const;
 
   struct State;  // private, defined in src/query
 

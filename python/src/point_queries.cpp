@@ -1,0 +1,139 @@
+// PyScene's point queries: closest points and distances in Open3D's conventions, and the sign and
+// occupancy from generalised winding numbers (mesh/winding_number.hpp) instead of ray parity.
+
+#include <cmath>
+#include <limits>
+#include <mutex>
+#include <shared_mutex>
+
+#include "py_scene.hpp"
+
+namespace hitscan::python {
+namespace {
+
+constexpr std::size_t kGrain = 256;
+constexpr float kNaN = std::numeric_limits<float>::quiet_NaN();
+constexpr float kInf = std::numeric_limits<float>::infinity();
+
+// The nearest point of any surface: solids count by their surface, so a point inside a sphere
+// is at the distance of the sphere's surface, as for a closed mesh.
+QueryOptions surface_options() {
+  QueryOptions options;
+  options.solid = false;
+  return options;
+}
+
+}  // namespace
+
+py::dict PyScene::compute_closest_points(py::handle query_points, int nthreads) {
+  const FloatRows points = float_rows(query_points, "query_points", 3, 2, 32);
+  Executor& executor = executor_for(nthreads);
+  commit_if_due();
+  auto closest = make_array<float>(points.shape, {3});
+  auto geometry_ids = make_array<std::uint32_t>(points.shape);
+  auto primitive_ids = make_array<std::uint32_t>(points.shape);
+  auto primitive_uvs = make_array<float>(points.shape, {2});
+  auto primitive_normals = make_array<float>(points.shape, {3});
+  const float* in = points.array.data();
+  float* point = closest.mutable_data();
+  std::uint32_t* geometry = geometry_ids.mutable_data();
+  std::uint32_t* primitive = primitive_ids.mutable_data();
+  float* uv = primitive_uvs.mutable_data();
+  float* normal = primitive_normals.mutable_data();
+  {
+    py::gil_scoped_release release;
+    std::shared_lock lock(*query_mutex_);
+    const QueryOptions options = surface_options();
+    executor.parallel_for(points.rows, kGrain, [&](std::size_t begin, std::size_t end) {
+      for (std::size_t i = begin; i < end; ++i) {
+        const QueryHit hit = scene_.closest_point({in[3 * i], in[3 * i + 1], in[3 * i + 2]}, options);
+        const Vec3f p = hit ? hit.point : Vec3f{kNaN, kNaN, kNaN};
+        const Vec3f n = hit ? hit.face_normal : Vec3f{};
+        for (int k = 0; k < 3; ++k) {
+          point[3 * i + k] = p[k];
+          normal[3 * i + k] = n[k];
+        }
+        geometry[i] = hit ? static_cast<std::uint32_t>(hit.user_id) : kInvalidId;
+        primitive[i] = hit ? (hit.primitive == kNoPrimitive ? 0u : hit.primitive) : kInvalidId;
+        uv[2 * i] = hit ? hit.u : 0.0f;
+        uv[2 * i + 1] = hit ? hit.v : 0.0f;
+      }
+    });
+  }
+  py::dict out;
+  out["points"] = closest;
+  out["geometry_ids"] = geometry_ids;
+  out["primitive_ids"] = primitive_ids;
+  out["primitive_uvs"] = primitive_uvs;
+  out["primitive_normals"] = primitive_normals;
+  return out;
+}
+
+py::array PyScene::compute_distance(py::handle query_points, int nthreads) {
+  return point_values(query_points, nthreads, PointValue::distance);
+}
+py::array PyScene::compute_signed_distance(py::handle query_points, int nthreads) {
+  return point_values(query_points, nthreads, PointValue::signed_distance);
+}
+py::array PyScene::compute_occupancy(py::handle query_points, int nthreads) {
+  return point_values(query_points, nthreads, PointValue::occupancy);
+}
+py::array PyScene::winding_number(py::handle query_points, int nthreads) {
+  return point_values(query_points, nthreads, PointValue::winding);
+}
+
+py::array PyScene::point_values(py::handle query_points, int nthreads, PointValue value) {
+  const FloatRows points = float_rows(query_points, "query_points", 3, 2, 32);
+  Executor& executor = executor_for(nthreads);
+  commit_if_due();
+  const bool needs_distance = value == PointValue::distance || value == PointValue::signed_distance;
+  const bool needs_inside = value != PointValue::distance;
+  // Copied under the GIL: the evaluators stay alive through the query even if geometry is added.
+  const std::vector<std::shared_ptr<const WindingNumber>> meshes =
+      needs_inside ? windings() : std::vector<std::shared_ptr<const WindingNumber>>{};
+  const bool solids = needs_inside && has_solids();
+  auto result = make_array<float>(points.shape);
+  const float* in = points.array.data();
+  float* out = result.mutable_data();
+  {
+    py::gil_scoped_release release;
+    std::shared_lock lock(*query_mutex_);
+    const QueryOptions options = surface_options();
+    QueryOptions inside_solid;  // a point inside a solid is its own closest point
+    inside_solid.layer_mask = 1u << kLayerSolid;
+    inside_solid.max_distance = 0.0f;
+    executor.parallel_for(points.rows, kGrain, [&](std::size_t begin, std::size_t end) {
+      for (std::size_t i = begin; i < end; ++i) {
+        const Vec3f p{in[3 * i], in[3 * i + 1], in[3 * i + 2]};
+        if (!is_finite(p)) {
+          out[i] = kNaN;
+          continue;
+        }
+        float distance = 0.0f;
+        if (needs_distance) {
+          const QueryHit hit = scene_.closest_point(p, options);
+          distance = hit ? hit.distance : kInf;
+        }
+        // The winding numbers of the meshes, plus one for each solid shape holding p.
+        double winding = 0.0;
+        if (needs_inside) {
+          for (const auto& mesh : meshes) winding += (*mesh)(p);
+          if (solids) {
+            const QueryHit hit = scene_.closest_point(p, inside_solid);
+            if (hit && hit.started_inside()) winding += 1.0;
+          }
+        }
+        const bool inside = winding >= 0.5;
+        switch (value) {
+          case PointValue::distance: out[i] = distance; break;
+          case PointValue::signed_distance: out[i] = inside ? -distance : distance; break;
+          case PointValue::occupancy: out[i] = inside ? 1.0f : 0.0f; break;
+          case PointValue::winding: out[i] = static_cast<float>(winding); break;
+        }
+      }
+    });
+  }
+  return result;
+}
+
+}  // namespace hitscan::python

@@ -1,0 +1,79 @@
+#pragma once
+// The Python Scene: a hitscan::Scene whose geometries are numbered 0, 1, 2, ... in the order they
+// were added (Open3D's geometry ids), with the queries of Open3D's RaycastingScene and more.
+//
+// Threads. Every query releases the GIL while it runs and spreads its rows over an executor.
+// Bookkeeping (the geometry list, the winding-number evaluators, whether a commit is due) changes
+// only under the GIL; a query copies what it needs before releasing it. A query holds this
+// scene's lock shared and a commit holds it exclusively, so one query sees one commit's state
+// from its first row to its last.
+
+#include <cstdint>
+#include <memory>
+#include <shared_mutex>
+#include <vector>
+
+#include "arrays.hpp"
+#include "hitscan/mesh/winding_number.hpp"
+#include "hitscan/query/scene.hpp"
+
+namespace hitscan::python {
+
+/// Layers that sort colliders by kind, so that a query can look at one kind alone.
+inline constexpr std::uint32_t kLayerMesh = 0;
+inline constexpr std::uint32_t kLayerSolid = 1;    // spheres, boxes, capsules, cylinders
+inline constexpr std::uint32_t kLayerSurface = 2;  // planes
+
+class PyScene {
+ public:
+  explicit PyScene(int nthreads);
+
+  std::uint32_t add_triangles(py::handle vertices, py::handle triangles);
+  std::uint32_t add_shape(ColliderShape shape, std::uint32_t layer, const char* what);
+  void commit();
+  std::size_t geometry_count() const { return geometries_.size(); }
+
+  py::dict cast_rays(py::handle rays, int nthreads);
+  py::array test_occlusions(py::handle rays, float tnear, float tfar, int nthreads);
+  py::array count_intersections(py::handle rays, int nthreads);
+  py::dict list_intersections(py::handle rays, int nthreads);
+
+  py::dict compute_closest_points(py::handle query_points, int nthreads);
+  py::array compute_distance(py::handle query_points, int nthreads);
+  py::array compute_signed_distance(py::handle query_points, int nthreads);
+  py::array compute_occupancy(py::handle query_points, int nthreads);
+  py::array winding_number(py::handle query_points, int nthreads);
+
+  py::dict sphere_cast(py::handle origins, py::handle directions, py::handle radius, float max_distance,
+                       int nthreads);
+  py::array overlap_sphere(py::handle center, float radius);
+  py::dict drape(py::handle route, py::handle gravity, py::handle camera, int nthreads, const py::kwargs& settings);
+
+ private:
+  struct Geometry {
+    ColliderId collider = kNoCollider;
+    std::uint32_t layer = kLayerMesh;
+    MeshShape mesh;  // null for analytic shapes
+  };
+
+  // Commits pending edits (GIL released); called under the GIL at the start of every query.
+  void commit_if_due();
+  // The winding-number evaluators of the mesh geometries, made when first needed.
+  std::vector<std::shared_ptr<const WindingNumber>> windings();
+  // Distance, and with `sign` the winding-number sign, or the occupancy: the three point queries
+  // that share one walk.
+  enum class PointValue { distance, signed_distance, occupancy, winding };
+  py::array point_values(py::handle query_points, int nthreads, PointValue value);
+  bool has_solids() const;
+
+  Executor* build_executor_;
+  Scene scene_;
+  std::vector<Geometry> geometries_;
+  std::vector<std::shared_ptr<const WindingNumber>> windings_;
+  std::size_t windings_cover_ = 0;  // geometries_[0, windings_cover_) have their evaluators made
+  bool commit_due_ = false;
+  // Shared by queries, exclusive for commit (see the file comment). Taken with the GIL released.
+  std::unique_ptr<std::shared_mutex> query_mutex_ = std::make_unique<std::shared_mutex>();
+};
+
+}  // namespace hitscan::python
