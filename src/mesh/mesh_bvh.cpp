@@ -92,7 +92,9 @@ Result<MeshBvh> MeshBvh::build(std::shared_ptr<const TriangleMesh> mesh, const b
   return result;
 }
 
-MeshHit MeshBvh::intersect(const Rayf& ray, FaceMode faces) const {
+template <class OnNode>
+MeshHit MeshBvh::intersect_counted(const Rayf& ray, FaceMode faces, OnNode on_node,
+                                   std::uint32_t* triangles) const {
   WatertightRay<float> prepared = WatertightRay<float>::from_ray(ray);
   if (!data_ || !prepared.valid) return {};
   float tmax = ray.tmax;
@@ -102,6 +104,7 @@ MeshHit MeshBvh::intersect(const Rayf& ray, FaceMode faces) const {
   bool best_back = false;
   const Data& d = *data_;
   bvh::traverse<true>(d.nodes, ray, tmax, [&](std::uint32_t first, std::uint32_t count, float& t_limit) {
+    if (triangles) *triangles += 4 * count;
     for (std::uint32_t p = first; p < first + count; ++p) {
       prepared.tmax = t_limit;
       const PackHit<simd::Float4> h = ray_vs_triangles(d.packs[p].triangles, prepared, ray.dir);
@@ -120,9 +123,44 @@ MeshHit MeshBvh::intersect(const Rayf& ray, FaceMode faces) const {
       }
     }
     return false;
-  });
+  }, on_node);
   if (best_lane < 0) return {};
   return complete_hit(ray, tmax, best_pack, best_lane, best_u, best_v, best_back);
+}
+
+MeshHit MeshBvh::intersect(const Rayf& ray, FaceMode faces) const {
+  return intersect_counted(ray, faces, bvh::IgnoreNodes{}, nullptr);
+}
+
+MeshHit MeshBvh::intersect(const Rayf& ray, FaceMode faces, TraversalCost& cost) const {
+  return intersect_counted(ray, faces, [&cost] { ++cost.nodes; }, &cost.triangles);
+}
+
+std::vector<Aabbf> MeshBvh::node_boxes(int depth) const {
+  std::vector<Aabbf> boxes;
+  if (!data_ || data_->nodes.empty()) return boxes;
+  struct Entry {
+    std::uint32_t node;
+    int level;
+  };
+  std::vector<Entry> stack{{0, 0}};
+  while (!stack.empty()) {
+    const Entry e = stack.back();
+    stack.pop_back();
+    const bvh::WideNode& node = data_->nodes[e.node];
+    float box[6][bvh::kWideWidth];
+    node.bounds.min_x.store(box[0]), node.bounds.min_y.store(box[1]), node.bounds.min_z.store(box[2]);
+    node.bounds.max_x.store(box[3]), node.bounds.max_y.store(box[4]), node.bounds.max_z.store(box[5]);
+    for (int i = 0; i < bvh::kWideWidth; ++i) {
+      if (node.child[i] == bvh::kEmptySlot) continue;
+      if (node.count[i] == 0 && e.level < depth) {
+        stack.push_back({node.child[i], e.level + 1});
+        continue;
+      }
+      boxes.push_back({{box[0][i], box[1][i], box[2][i]}, {box[3][i], box[4][i], box[5][i]}});
+    }
+  }
+  return boxes;
 }
 
 MeshHit MeshBvh::complete_hit(const Rayf& ray, float t, std::uint32_t pack, int lane, float u, float v, bool back) const {

@@ -4,6 +4,7 @@
 #include <bit>
 #include <charconv>
 #include <cstdint>
+#include <fstream>
 #include <iomanip>
 #include <memory>
 #include <new>
@@ -110,6 +111,11 @@ void add_info_command(CLI::App& app, CommandContext& context) {
       "boundary and non-manifold edges (vertices at the same position welded), whether it is closed and "
       "consistently oriented, and the size of its BVH");
   command->add_option("mesh", options->mesh, "Mesh file (any format assimp reads)")->required();
+  command->add_option("--bvh-boxes", options->bvh_boxes,
+                      "Write the BVH's node boxes at --bvh-depth as a wireframe OBJ to open in any viewer");
+  command->add_option("--bvh-depth", options->bvh_depth, "Levels below the root of the boxes --bvh-boxes writes")
+      ->capture_default_str()
+      ->check(CLI::Range(0, 64));
   command->callback([options, &context] { context.exit_code = run_info(*options, context.out, context.err); });
 }
 
@@ -149,7 +155,37 @@ int run_info(const InfoOptions& options, std::ostream& out, std::ostream& err) {
       << "consistently oriented: " << yes_no(t.consistently_oriented()) << '\n'
       << "bvh nodes: " << bvh.value().node_count() << '\n'
       << "bvh bytes per triangle: " << std::fixed << std::setprecision(1) << bytes_per_triangle << '\n';
+  if (!options.bvh_boxes.empty()) {
+    const std::vector<Aabbf> boxes = bvh.value().node_boxes(options.bvh_depth);
+    if (const Status written = write_box_wireframe(options.bvh_boxes, boxes); !written.ok()) {
+      err << "hitscan info: " << written.message() << '\n';
+      return kExitFailure;
+    }
+    out << "bvh boxes: " << boxes.size() << " at depth " << options.bvh_depth << ", " << options.bvh_boxes << '\n';
+  }
   return kExitSuccess;
+}
+
+Status write_box_wireframe(const std::string& path, std::span<const Aabbf> boxes) {
+  std::ofstream file(path);
+  file << "# hitscan BVH node boxes: " << boxes.size() << " boxes, 8 vertices and 12 edges each\n";
+  file << std::setprecision(9);
+  std::size_t first = 1;  // OBJ indices start at 1
+  for (const Aabbf& box : boxes) {
+    for (int k = 0; k < 8; ++k) {
+      file << "v " << ((k & 1) ? box.max.x : box.min.x) << ' ' << ((k & 2) ? box.max.y : box.min.y) << ' '
+           << ((k & 4) ? box.max.z : box.min.z) << '\n';
+    }
+    // The 12 edges join corners that differ in one bit.
+    for (int k = 0; k < 8; ++k) {
+      for (int bit = 1; bit < 8; bit <<= 1) {
+        if ((k & bit) == 0) file << "l " << first + k << ' ' << first + (k | bit) << '\n';
+      }
+    }
+    first += 8;
+  }
+  if (!file.flush()) return Status{StatusCode::io_error, "cannot write " + path};
+  return Status::success();
 }
 
 }  // namespace hitscan::tools

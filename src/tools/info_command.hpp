@@ -4,6 +4,7 @@
 
 #include <cstddef>
 #include <ostream>
+#include <span>
 #include <string>
 
 #include "hitscan/mesh/triangle_mesh.hpp"
@@ -45,7 +46,15 @@ Result<MeshTopology> mesh_topology(const TriangleMesh& mesh);
 
 struct InfoOptions {
   std::string mesh;
+  /// With --bvh-boxes: an OBJ file to write the BVH's node boxes to, as a wireframe (8 vertices
+  /// and 12 line elements a box), the boxes of the children bvh_depth levels below the root
+  /// (MeshBvh::node_boxes); one more line is then printed:  bvh boxes: <n> at depth <d>, <file>
+  std::string bvh_boxes;
+  int bvh_depth = 2;
 };
+
+/// Writes `boxes` to `path` as a wireframe OBJ. Fails with io_error naming the file.
+Status write_box_wireframe(const std::string& path, std::span<const Aabbf> boxes);
 
 /// Registers `info` on app; when the command line selects it, it runs run_info with context's
 /// streams and stores the exit code in context, which must outlive app's parse.

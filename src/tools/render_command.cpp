@@ -3,6 +3,7 @@
 #include <filesystem>
 #include <iomanip>
 #include <memory>
+#include <sstream>
 #include <string>
 #include <system_error>
 
@@ -12,6 +13,7 @@
 #include "hitscan/io/mesh_loader.hpp"
 #include "hitscan/mesh/mesh_bvh.hpp"
 #include "tools/demo_scene.hpp"
+#include "tools/heatmap.hpp"
 #include "tools/normal_render.hpp"
 #include "tools/progress.hpp"
 
@@ -30,6 +32,8 @@ constexpr Vec3f kMeshViewDirection{1.0f, 0.6f, 1.4f};
 struct Picture {
   NormalRender render;
   std::string subject;
+  /// The heat map's summary line, when one was drawn.
+  std::string heatmap_line;
   int exit_code = kExitSuccess;
 };
 
@@ -91,6 +95,15 @@ Picture render_mesh(const RenderOptions& options, std::ostream& err) {
   Progress progress(err, terminal, "rendering", static_cast<std::uint64_t>(camera.value().height()));
   picture.render = render_normals(bvh.value(), camera.value(), &progress);
   picture.subject = std::to_string(mesh->triangle_count()) + " triangles";
+  if (options.heatmap) {
+    const Heatmap heat = cost_heatmap(bvh.value(), camera.value());
+    picture.render.image = side_by_side(picture.render.image, heat.image);
+    std::ostringstream line;
+    line << "heatmap: cost = nodes + triangles a ray, 0 (dark blue) .. " << heat.max_cost << " (red), mean "
+         << std::fixed << std::setprecision(1) << heat.mean_nodes << " nodes and " << heat.mean_triangles
+         << " triangles\n";
+    picture.heatmap_line = line.str();
+  }
   return picture;
 }
 
@@ -113,10 +126,17 @@ void add_render_command(CLI::App& app, CommandContext& context) {
   command->add_option("--height", options->height, "Image height in pixels")
       ->capture_default_str()
       ->check(CLI::Range(1, kMaxImageSide));
+  command->add_flag("--heatmap", options->heatmap,
+                    "Beside the picture, each pixel's BVH traversal cost (nodes + triangles tested) as a heat map "
+                    "with its scale (a mesh only)");
   command->callback([options, &context] { context.exit_code = run_render(*options, context.out, context.err); });
 }
 
 int run_render(const RenderOptions& options, std::ostream& out, std::ostream& err) {
+  if (options.heatmap && options.mesh.empty()) {
+    err << "hitscan render: --heatmap needs a mesh file (the built-in scene has no BVH)\n";
+    return kExitUsage;
+  }
   const Picture picture = options.mesh.empty() ? render_demo_scene(options, err) : render_mesh(options, err);
   if (picture.exit_code != kExitSuccess) return picture.exit_code;
   const NormalRender& render = picture.render;
@@ -140,6 +160,7 @@ int run_render(const RenderOptions& options, std::ostream& out, std::ostream& er
       render.trace_seconds > 0 ? static_cast<double>(render.rays) / render.trace_seconds * 1e-6 : 0.0;
   out << "render: " << options.width << 'x' << options.height << ", " << render.rays << " rays, " << picture.subject
       << ", " << std::fixed << std::setprecision(1) << mrays_per_second << " Mrays/s, " << options.output << '\n';
+  out << picture.heatmap_line;
   return kExitSuccess;
 }
 

@@ -19,6 +19,11 @@ struct RenderOptions {
   std::string output = "out/demo.png";
   int width = 960;
   int height = 540;
+  /// Beside the shaded picture (the PNG twice as wide), each pixel's traversal cost as a heat
+  /// map (tools/heatmap.hpp) with its scale, and one more line printed:
+  ///   heatmap: cost = nodes + triangles a ray, 0 (dark blue) .. <max> (red), mean <n> nodes and <t> triangles
+  /// A mesh only.
+  bool heatmap = false;
 };
 
 inline RenderOptions default_render_options() { return {}; }

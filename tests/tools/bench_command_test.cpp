@@ -7,6 +7,7 @@
 #include <sstream>
 #include <string>
 
+#include "support/cube_off.hpp"
 #include "support/file_contents.hpp"
 #include "support/scratch_directory.hpp"
 #include "tools/command.hpp"
@@ -20,17 +21,12 @@ using test::run;
 using test::ScratchDirectory;
 using test::write_file;
 
-// A closed unit cube, counter-clockwise seen from outside.
-constexpr const char* kCube =
-    "OFF\n8 12 0\n"
-    "0 0 0\n1 0 0\n1 1 0\n0 1 0\n0 0 1\n1 0 1\n1 1 1\n0 1 1\n"
-    "3 0 2 1\n3 0 3 2\n3 4 5 6\n3 4 6 7\n3 0 1 5\n3 0 5 4\n"
-    "3 1 2 6\n3 1 6 5\n3 2 3 7\n3 2 7 6\n3 3 0 4\n3 3 4 7\n";
+using test::kUnitCubeOff;
 
 TEST(BenchCommand, EveryRayFromInsideAClosedCubeHitsIt) {
   const ScratchDirectory directory;
   const std::string mesh = directory.file("cube.off"), jsonl = directory.file("bench.jsonl");
-  write_file(mesh, kCube);
+  write_file(mesh, kUnitCubeOff);
   const CommandRun result = run({"bench", mesh, "--rays", "1000", "--rounds", "1", "--threads", "2", "--jsonl", jsonl});
   ASSERT_EQ(result.exit_code, kExitSuccess) << result.err;
   EXPECT_EQ(result.err, "");  // not a terminal: no progress bar

@@ -82,8 +82,14 @@ inline void prefetch_node(const WideNode& node) {
 /// tmax is skipped, and a node with a single child hit descends into it without a trip through
 /// the stack. Expects a valid ray (is_valid), which the caller has checked once for all its
 /// preparations.
-template <bool kSortChildren, class Leaf>
-void traverse(const std::vector<WideNode>& nodes, const Rayf& ray, float& tmax, Leaf&& leaf) {
+/// Counts nothing: the default of traverse's node observer.
+struct IgnoreNodes {
+  void operator()() const {}
+};
+
+/// on_node() is called once for every inner node whose boxes are tested (for cost pictures).
+template <bool kSortChildren, class Leaf, class OnNode = IgnoreNodes>
+void traverse(const std::vector<WideNode>& nodes, const Rayf& ray, float& tmax, Leaf&& leaf, OnNode on_node = {}) {
   if (nodes.empty()) return;
   const NodeRay node_ray = NodeRay::from_ray(ray);
   struct Entry {
@@ -98,6 +104,7 @@ void traverse(const std::vector<WideNode>& nodes, const Rayf& ray, float& tmax, 
       if (leaf(current.child, current.count, tmax)) return;
     } else {
       const WideNode& node = nodes[current.child];
+      on_node();
       const PackHit<simd::Float8> boxes = ray_vs_node(node, node_ray, tmax);
       unsigned mask = static_cast<unsigned>(bits(boxes.hit));
       if (mask != 0) {

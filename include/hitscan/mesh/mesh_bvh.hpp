@@ -66,6 +66,17 @@ class MeshBvh {
 
   /// The closest hit within [tmin, tmax]. Invalid rays miss.
   MeshHit intersect(const Rayf& ray, FaceMode faces = FaceMode::both) const;
+  /// The same hit, also counting the work it took: wide nodes whose 8 boxes were tested and
+  /// triangles tested (4 per leaf pack, padding included). For seeing where a tree is slow.
+  struct TraversalCost {
+    std::uint32_t nodes = 0;
+    std::uint32_t triangles = 0;
+  };
+  MeshHit intersect(const Rayf& ray, FaceMode faces, TraversalCost& cost) const;
+  /// The boxes of the wide tree's children `depth` levels below the root (0: the root's
+  /// children), a leaf reached above that depth giving its own box, so that the boxes cover every
+  /// triangle in the tree. Empty for an empty tree; depth below 0 is taken as 0.
+  std::vector<Aabbf> node_boxes(int depth) const;
   /// Whether anything is hit within [tmin, tmax]; stops at the first hit found.
   bool occluded(const Rayf& ray, FaceMode faces = FaceMode::both) const;
 
@@ -113,6 +124,8 @@ class MeshBvh {
   std::shared_ptr<const TriangleMesh> mesh_;
   std::shared_ptr<Data> data_;
 
+  template <class OnNode>
+  MeshHit intersect_counted(const Rayf& ray, FaceMode faces, OnNode on_node, std::uint32_t* triangles) const;
   /// The full record of a hit on lane `lane` of leaf pack `pack`.
   MeshHit complete_hit(const Rayf& ray, float t, std::uint32_t pack, int lane, float u, float v, bool back) const;
 };
