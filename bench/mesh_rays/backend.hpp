@@ -42,8 +42,9 @@ struct BuildTiming {
   double median_ms = 0;
 };
 
-/// MeshBvh::build over the mesh, `builds` times.
-BuildTiming build_hitscan(std::shared_ptr<const TriangleMesh> mesh, int builds);
+/// MeshBvh::build over the mesh, `builds` times, on `threads` threads (1: a SerialExecutor, as
+/// Embree's single-thread device; more: a ThreadPool of that many).
+BuildTiming build_hitscan(std::shared_ptr<const TriangleMesh> mesh, int threads, int builds);
 
 /// Embree 3 at build quality medium or high, on its own device limited to `threads` build threads
 /// (0: Embree's default, every hardware thread). The index buffer is shared with the mesh.

@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "backend.hpp"
+#include "hitscan/executor.hpp"
 #include "statistics.hpp"
 
 namespace hitscan::bench {
@@ -36,13 +37,17 @@ class HitscanBackend final : public Backend {
 
 }  // namespace
 
-BuildTiming build_hitscan(std::shared_ptr<const TriangleMesh> mesh, int builds) {
+BuildTiming build_hitscan(std::shared_ptr<const TriangleMesh> mesh, int threads, int builds) {
   std::vector<double> ms;
   std::unique_ptr<Backend> backend;
+  SerialExecutor serial;
+  std::unique_ptr<ThreadPool> pool;
+  if (threads > 1) pool = std::make_unique<ThreadPool>(static_cast<unsigned>(threads));
+  Executor* executor = pool ? static_cast<Executor*>(pool.get()) : &serial;
   for (int b = 0; b < builds; ++b) {
     backend.reset();
     const auto start = std::chrono::steady_clock::now();
-    Result<MeshBvh> bvh = MeshBvh::build(mesh);
+    Result<MeshBvh> bvh = MeshBvh::build(mesh, {}, executor);
     ms.push_back(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count());
     if (!bvh) throw std::runtime_error("MeshBvh::build failed: " + bvh.status().message());
     backend = std::make_unique<HitscanBackend>(std::move(bvh).value());

@@ -14,6 +14,9 @@ namespace {
 // tree depth (and the fixed traversal stacks that rely on it) stays bounded for any input.
 constexpr int kMaxSahDepth = 40;
 
+// Nodes of at most this many primitives are split by an exact sweep rather than by binning.
+constexpr std::uint32_t kExactSweepMax = 16;
+
 // More bins than this buy no measurable quality, and the bins live on the stack of every split.
 constexpr std::uint32_t kMaxBins = 64;
 
@@ -77,9 +80,24 @@ struct Split {
   float cost = kInfinity<float>;
 };
 
+/// The bounds of a range of primitives: of their boxes and of their centres.
+struct RangeBounds {
+  Box4 box, centroids;
+
+  void grow(const PrimRef& ref) {
+    box.grow(ref.box);
+    const Float4 c = ref.center();
+    centroids.lo = min(centroids.lo, c);
+    centroids.hi = max(centroids.hi, c);
+  }
+};
+
 struct Task {
   std::uint32_t node, begin, end;
   int depth;
+  /// Of refs_[begin, end): computed by the parent's partition, so that no node reads its
+  /// primitives an extra time only to bound them.
+  RangeBounds bounds;
 };
 
 class Builder {
@@ -109,7 +127,7 @@ class Builder {
     const auto total = static_cast<std::uint32_t>(refs_.size());
     const std::uint32_t defer_at = std::max<std::uint32_t>(total / 64, 4096);
     std::vector<Task> deferred;
-    std::vector<Task> stack{{0, 0, total, 0}};
+    std::vector<Task> stack{{0, 0, total, 0, range_bounds(0, total)}};
     while (!stack.empty()) {
       const Task task = stack.back();
       stack.pop_back();
@@ -127,7 +145,7 @@ class Builder {
       for (std::size_t i = b; i < e; ++i) {
         std::vector<BinaryNode>& local = subtrees[i];
         local.push_back({});
-        std::vector<Task> local_stack{{0, deferred[i].begin, deferred[i].end, deferred[i].depth}};
+        std::vector<Task> local_stack{{0, deferred[i].begin, deferred[i].end, deferred[i].depth, deferred[i].bounds}};
         while (!local_stack.empty()) {
           const Task task = local_stack.back();
           local_stack.pop_back();
@@ -154,27 +172,30 @@ class Builder {
     return bvh;
   }
 
+  RangeBounds range_bounds(std::uint32_t begin, std::uint32_t end) const {
+    RangeBounds b;
+    for (std::uint32_t i = begin; i < end; ++i) b.grow(refs_[i]);
+    return b;
+  }
+
   void split_or_leaf(const Task& task, std::vector<BinaryNode>& nodes, std::vector<Task>& stack) {
-    Box4 box, centroids;
-    for (std::uint32_t i = task.begin; i < task.end; ++i) {
-      const PrimRef& ref = refs_[i];
-      box.grow(ref.box);
-      const Float4 c = ref.center();
-      centroids.lo = min(centroids.lo, c);
-      centroids.hi = max(centroids.hi, c);
-    }
-    const Aabbf node_bounds = box.to_aabb();
-    const Aabbf center_bounds = centroids.to_aabb();
+    const Aabbf node_bounds = task.bounds.box.to_aabb();
+    const Aabbf center_bounds = task.bounds.centroids.to_aabb();
     nodes[task.node].bounds = node_bounds;
     const std::uint32_t count = task.end - task.begin;
 
     std::uint32_t middle = task.begin;
-    if (count > 1 && task.depth < kMaxSahDepth) {
+    RangeBounds sides[2];
+    bool sides_known = false;
+    if (count > 1 && count <= kExactSweepMax && task.depth < kMaxSahDepth) {
+      middle = exact_split(task, node_bounds, center_bounds, count > settings_.max_leaf_size);
+    } else if (count > 1 && task.depth < kMaxSahDepth) {
       const Split split = find_split(task, node_bounds, center_bounds);
       // SAH cost of a leaf, in units of one block test, against the best split's.
       const float leaf_cost = blocks(count);
       if (split.axis >= 0 && (split.cost < leaf_cost || count > settings_.max_leaf_size)) {
-        middle = partition(task, center_bounds, split);
+        middle = partition(task, center_bounds, split, sides);
+        sides_known = true;
       }
     }
     if (middle == task.begin && count > settings_.max_leaf_size) {
@@ -190,9 +211,10 @@ class Builder {
     nodes.push_back({});
     nodes[task.node].first = left;
     nodes[task.node].count = 0;
+    if (!sides_known) sides[0] = range_bounds(task.begin, middle), sides[1] = range_bounds(middle, task.end);
     // Right first, so the left subtree is built (and laid out) first.
-    stack.push_back({left + 1, middle, task.end, task.depth + 1});
-    stack.push_back({left, task.begin, middle, task.depth + 1});
+    stack.push_back({left + 1, middle, task.end, task.depth + 1, sides[1]});
+    stack.push_back({left, task.begin, middle, task.depth + 1, sides[0]});
   }
 
   float blocks(std::uint32_t n) const {
@@ -200,6 +222,54 @@ class Builder {
     // The sweeps ask for this at every bin: a shift for the usual power-of-two block size.
     if (std::has_single_bit(size)) return static_cast<float>((n + size - 1) >> std::countr_zero(size));
     return static_cast<float>((n + size - 1) / size);
+  }
+
+  // A small node is split by sweeping every position of its primitives sorted by centre, on
+  // each axis: cheaper than clearing and sweeping 3 x bin_count bins for a handful of
+  // primitives, and never worse by the SAH (binned splits are among those positions). Returns
+  // the end of the left side (task.begin for a leaf), with refs_ sorted along the chosen axis.
+  std::uint32_t exact_split(const Task& task, const Aabbf& node_bounds, const Aabbf& center_bounds, bool must_split) {
+    const std::uint32_t count = task.end - task.begin;
+    const float inv_area = 1.0f / std::max(0.5f * node_bounds.surface_area(), std::numeric_limits<float>::min());
+    struct Keyed {
+      float centre;
+      std::uint32_t id;     // the primitive's, which breaks ties
+      std::uint32_t index;  // into refs_
+    };
+    std::array<Keyed, kExactSweepMax> order, best_order;
+    std::array<float, kExactSweepMax> right_cost;
+    float best_cost = kInfinity<float>;
+    std::uint32_t best_left = 0;
+    for (int axis = 0; axis < 3; ++axis) {
+      if (!(center_bounds.max[axis] > center_bounds.min[axis])) continue;  // every centre equal
+      for (std::uint32_t i = 0; i < count; ++i) {
+        const PrimRef& ref = refs_[task.begin + i];
+        alignas(16) float c[4];
+        ref.center().store(c);
+        order[i] = {c[axis], ref.id, task.begin + i};
+      }
+      std::sort(order.begin(), order.begin() + count, [](const Keyed& a, const Keyed& b) {
+        return a.centre < b.centre || (a.centre == b.centre && a.id < b.id);
+      });
+      Box4 acc;
+      for (std::uint32_t i = count - 1; i > 0; --i) {
+        acc.grow(refs_[order[i].index].box);
+        right_cost[i] = acc.half_area() * blocks(count - i);
+      }
+      acc = {};
+      bool improved = false;
+      for (std::uint32_t left = 1; left < count; ++left) {
+        acc.grow(refs_[order[left - 1].index].box);
+        const float cost = settings_.traversal_cost + (acc.half_area() * blocks(left) + right_cost[left]) * inv_area;
+        if (cost < best_cost) best_cost = cost, best_left = left, improved = true;
+      }
+      if (improved) best_order = order;
+    }
+    if (best_left == 0 || !(best_cost < blocks(count) || must_split)) return task.begin;
+    std::array<PrimRef, kExactSweepMax> sorted;
+    for (std::uint32_t i = 0; i < count; ++i) sorted[i] = refs_[best_order[i].index];
+    std::copy_n(sorted.begin(), count, refs_.begin() + task.begin);
+    return task.begin + best_left;
   }
 
   std::uint32_t bin_of(float c, float lo, float scale) const {
@@ -223,13 +293,15 @@ class Builder {
     for (auto& axis_bins : bins) {
       for (std::uint32_t b = 0; b < k; ++b) axis_bins[b].clear();
     }
+    // The three bin indices at once: bin_of's arithmetic, clamped in float before the
+    // truncation (the same index for every finite centre).
+    const Float4 lo4(lo[0], lo[1], lo[2], 0.0f), scale4(scale[0], scale[1], scale[2], 0.0f);
+    const Float4 last_bin(static_cast<float>(k - 1));
     for (std::uint32_t i = task.begin; i < task.end; ++i) {
       const PrimRef& ref = refs_[i];
-      alignas(16) float centre[4];
-      ref.center().store(centre);
-      for (int axis = 0; axis < 3; ++axis) {
-        bins[axis][bin_of(centre[axis], lo[axis], scale[axis])].add(ref.box);
-      }
+      alignas(16) float bin[4];
+      min(max((ref.center() - lo4) * scale4, Float4(0.0f)), last_bin).store(bin);
+      for (int axis = 0; axis < 3; ++axis) bins[axis][static_cast<std::uint32_t>(bin[axis])].add(ref.box);
     }
     Split best;
     std::array<float, kMaxBins> right_cost;
@@ -257,18 +329,26 @@ class Builder {
     return best;
   }
 
-  std::uint32_t partition(const Task& task, const Aabbf& center_bounds, const Split& split) {
+  // Moves the primitives of bins [0, split.bin] before the others (in place, deterministic; the
+  // order within a side does not matter to the tree) and bounds both sides on the way.
+  std::uint32_t partition(const Task& task, const Aabbf& center_bounds, const Split& split, RangeBounds sides[2]) {
     const int axis = split.axis;
     const float lo = center_bounds.min[axis];
     const float scale = static_cast<float>(settings_.bin_count) / (center_bounds.max[axis] - lo);
-    auto first = refs_.begin() + task.begin, last = refs_.begin() + task.end;
-    // In place and deterministic; the order within a side does not matter to the tree's quality.
-    auto mid = std::partition(first, last, [&](const PrimRef& ref) {
+    const auto goes_left = [&](const PrimRef& ref) {
       alignas(16) float c[4];
       ref.center().store(c);
       return bin_of(c[axis], lo, scale) <= split.bin;
-    });
-    return static_cast<std::uint32_t>(mid - refs_.begin());
+    };
+    std::uint32_t i = task.begin, j = task.end;
+    for (;;) {
+      while (i < j && goes_left(refs_[i])) sides[0].grow(refs_[i++]);
+      while (i < j && !goes_left(refs_[j - 1])) sides[1].grow(refs_[--j]);
+      if (i == j) return i;
+      std::swap(refs_[i], refs_[j - 1]);  // refs_[i] now goes left, refs_[j - 1] right
+      sides[0].grow(refs_[i++]);
+      sides[1].grow(refs_[--j]);
+    }
   }
 
   std::uint32_t median_split(const Task& task, const Aabbf& center_bounds) {

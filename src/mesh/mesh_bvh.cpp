@@ -53,6 +53,15 @@ int accepted_faces(const PackHit<simd::Float4>& h, FaceMode faces) {
   return 0xF;
 }
 
+// Asks for the cache lines of a leaf's first pack (traverse's leaf prefetcher).
+struct PrefetchPack {
+  const LeafPack* packs;
+  void operator()(std::uint32_t first) const {
+    const auto* line = reinterpret_cast<const char*>(packs + first);
+    for (std::size_t offset = 0; offset < sizeof(LeafPack); offset += 64) __builtin_prefetch(line + offset);
+  }
+};
+
 }  // namespace
 
 Result<MeshBvh> MeshBvh::build(std::shared_ptr<const TriangleMesh> mesh, const bvh::BuildSettings& settings,
@@ -82,7 +91,8 @@ Result<MeshBvh> MeshBvh::build(std::shared_ptr<const TriangleMesh> mesh, const b
     }
     return std::pair{first_pack, static_cast<std::uint32_t>(data->packs.size()) - first_pack};
   };
-  data->nodes = bvh::collapse_to_wide(binary, make_leaf);
+  const std::vector<bvh::WideNode> nodes = bvh::collapse_to_wide(binary, make_leaf);
+  data->nodes.assign(nodes.begin(), nodes.end());
   for (std::size_t i = 0; i < boxes.size(); ++i) {
     if (!mesh->is_usable(i)) data->left_out.push_back(static_cast<std::uint32_t>(i));
   }
@@ -123,7 +133,7 @@ MeshHit MeshBvh::intersect_counted(const Rayf& ray, FaceMode faces, OnNode on_no
       }
     }
     return false;
-  }, on_node);
+  }, on_node, PrefetchPack{d.packs.data()});
   if (best_lane < 0) return {};
   return complete_hit(ray, tmax, best_pack, best_lane, best_u, best_v, best_back);
 }
@@ -197,7 +207,7 @@ bool MeshBvh::occluded(const Rayf& ray, FaceMode faces) const {
       if ((bits(h.hit) & accepted_faces(h, faces)) != 0) return found = true;
     }
     return false;
-  });
+  }, bvh::IgnoreNodes{}, PrefetchPack{d.packs.data()});
   return found;
 }
 

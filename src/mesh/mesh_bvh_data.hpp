@@ -9,6 +9,7 @@
 #include "hitscan/bvh/wide_bvh.hpp"
 #include "hitscan/geometry/ray_triangle.hpp"
 #include "hitscan/mesh/mesh_bvh.hpp"
+#include "huge_page_allocator.hpp"
 
 namespace hitscan {
 
@@ -24,9 +25,10 @@ struct LeafPack {
 };
 
 struct MeshBvh::Data {
-  std::vector<bvh::WideNode> nodes;
+  /// Both arrays are read at random by every ray: on huge pages when they are large.
+  std::vector<bvh::WideNode, HugePageAllocator<bvh::WideNode>> nodes;
   /// Leaf packs in leaf order.
-  std::vector<LeafPack> packs;
+  std::vector<LeafPack, HugePageAllocator<LeafPack>> packs;
   /// The triangles left out of the tree as degenerate at build time (refit must find them still
   /// degenerate: the tree has no place for them).
   std::vector<std::uint32_t> left_out;

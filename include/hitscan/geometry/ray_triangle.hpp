@@ -112,6 +112,11 @@ inline PackHit<F> ray_vs_triangles(const TrianglePack<F>& pack, const Watertight
   const F w = bx * ay - by * ax;
   const F zero(0.0f);
   const auto outside = ((u < zero) | (v < zero) | (w < zero)) & ((u > zero) | (v > zero) | (w > zero));
+  // Most packs a traversal reaches miss in every lane (the ray passes beside them): leave before
+  // the division. A lane is a candidate when its edge functions share a sign (zeros included);
+  // NaN lanes (padding) are not, as they never hit below either.
+  const auto same_sign = ((u >= zero) & (v >= zero) & (w >= zero)) | ((u <= zero) & (v <= zero) & (w <= zero));
+  if (!any(same_sign)) return out;
   const F det = u + v + w;
   const F inv_det = F(1.0f) / det;
   const F t = (u * (sz * az) + v * (sz * bz) + w * (sz * cz)) * inv_det;
