@@ -66,12 +66,25 @@ struct Bin {
 };
 
 /// A primitive as the builder moves it around: its box and its index, kept together so that binning
-/// and partitioning read memory in order.
+/// and partitioning read memory in order. 32 bytes: the index's bits ride in the unused fourth
+/// lane of box.lo (the builder is bound by memory traffic, and the passes over the primitives
+/// read a third less than with the index beside the box). Box arithmetic never reads that lane
+/// back; the centre masks it out first, so that no denormal enters an addition.
 struct PrimRef {
   Box4 box;
-  std::uint32_t id;
 
-  Float4 center() const { return (box.lo + box.hi) * Float4(0.5f); }
+  static PrimRef make(const Aabbf& b, std::uint32_t id) {
+    return {{Float4(b.min.x, b.min.y, b.min.z, std::bit_cast<float>(id)), Float4(b.max.x, b.max.y, b.max.z, 0.0f)}};
+  }
+  std::uint32_t id() const {
+    alignas(16) float lo[4];
+    box.lo.store(lo);
+    return std::bit_cast<std::uint32_t>(lo[3]);
+  }
+  Float4 center() const {
+    const auto xyz = Float4(0.0f, 0.0f, 0.0f, 1.0f) == Float4(0.0f);
+    return (select(xyz, box.lo, Float4(0.0f)) + box.hi) * Float4(0.5f);
+  }
 };
 
 struct Split {
@@ -107,6 +120,7 @@ class Builder {
     settings_.max_leaf_size = std::max<std::uint32_t>(1, settings_.max_leaf_size);
     settings_.bin_count = std::clamp<std::uint32_t>(settings_.bin_count, 2, kMaxBins);
     settings_.leaf_block_size = std::max<std::uint32_t>(1, settings_.leaf_block_size);
+    if (std::has_single_bit(settings_.leaf_block_size)) block_shift_ = std::countr_zero(settings_.leaf_block_size);
   }
 
   BinaryBvh build() {
@@ -114,7 +128,7 @@ class Builder {
     for (std::uint32_t i = 0; i < bounds_.size(); ++i) {
       const Aabbf& b = bounds_[i];
       if (!b.is_valid() || !is_finite(b.min) || !is_finite(b.max)) continue;
-      refs_.push_back({{Float4(b.min.x, b.min.y, b.min.z, 0.0f), Float4(b.max.x, b.max.y, b.max.z, 0.0f)}, i});
+      refs_.push_back(PrimRef::make(b, i));
     }
     if (refs_.empty()) return bvh;
     bvh.primitive_order.resize(refs_.size());
@@ -168,7 +182,7 @@ class Builder {
 
  private:
   BinaryBvh& finish(BinaryBvh& bvh) const {
-    for (std::size_t i = 0; i < refs_.size(); ++i) bvh.primitive_order[i] = refs_[i].id;
+    for (std::size_t i = 0; i < refs_.size(); ++i) bvh.primitive_order[i] = refs_[i].id();
     return bvh;
   }
 
@@ -218,10 +232,9 @@ class Builder {
   }
 
   float blocks(std::uint32_t n) const {
-    const std::uint32_t size = settings_.leaf_block_size;
     // The sweeps ask for this at every bin: a shift for the usual power-of-two block size.
-    if (std::has_single_bit(size)) return static_cast<float>((n + size - 1) >> std::countr_zero(size));
-    return static_cast<float>((n + size - 1) / size);
+    if (block_shift_ >= 0) return static_cast<float>((n + settings_.leaf_block_size - 1) >> block_shift_);
+    return static_cast<float>((n + settings_.leaf_block_size - 1) / settings_.leaf_block_size);
   }
 
   // A small node is split by sweeping every position of its primitives sorted by centre, on
@@ -246,7 +259,7 @@ class Builder {
         const PrimRef& ref = refs_[task.begin + i];
         alignas(16) float c[4];
         ref.center().store(c);
-        order[i] = {c[axis], ref.id, task.begin + i};
+        order[i] = {c[axis], ref.id(), task.begin + i};
       }
       std::sort(order.begin(), order.begin() + count, [](const Keyed& a, const Keyed& b) {
         return a.centre < b.centre || (a.centre == b.centre && a.id < b.id);
@@ -272,9 +285,12 @@ class Builder {
     return task.begin + best_left;
   }
 
+  // Clamped in float, then truncated: lane for lane what find_split's SIMD binning computes
+  // (max(x, 0) and min(x, last) in the operand order of maxps and minps).
   std::uint32_t bin_of(float c, float lo, float scale) const {
-    const auto b = static_cast<std::int64_t>((c - lo) * scale);
-    return static_cast<std::uint32_t>(std::clamp<std::int64_t>(b, 0, settings_.bin_count - 1));
+    const float x = (c - lo) * scale, last = static_cast<float>(settings_.bin_count - 1);
+    const float above = x > 0.0f ? x : 0.0f;
+    return static_cast<std::uint32_t>(above < last ? above : last);
   }
 
   // One pass over the primitives bins them on all three axes at once; then a sweep per axis.
@@ -293,8 +309,7 @@ class Builder {
     for (auto& axis_bins : bins) {
       for (std::uint32_t b = 0; b < k; ++b) axis_bins[b].clear();
     }
-    // The three bin indices at once: bin_of's arithmetic, clamped in float before the
-    // truncation (the same index for every finite centre).
+    // The three bin indices at once, as bin_of computes them.
     const Float4 lo4(lo[0], lo[1], lo[2], 0.0f), scale4(scale[0], scale[1], scale[2], 0.0f);
     const Float4 last_bin(static_cast<float>(k - 1));
     for (std::uint32_t i = task.begin; i < task.end; ++i) {
@@ -362,7 +377,7 @@ class Builder {
     std::nth_element(refs_.begin() + task.begin, refs_.begin() + middle, refs_.begin() + task.end,
                      [&](const PrimRef& a, const PrimRef& b) {
                        const float ca = centre(a), cb = centre(b);
-                       return ca < cb || (ca == cb && a.id < b.id);
+                       return ca < cb || (ca == cb && a.id() < b.id());
                      });
     return middle;
   }
@@ -370,6 +385,7 @@ class Builder {
   std::span<const Aabbf> bounds_;
   BuildSettings settings_;
   std::vector<PrimRef> refs_;
+  int block_shift_ = -1;  // log2 of leaf_block_size when it is a power of two
   Executor* executor_ = nullptr;
 };
 
