@@ -80,6 +80,11 @@ Result<MeshBvh> MeshBvh::build(std::shared_ptr<const TriangleMesh> mesh, const b
   }
   const bvh::BinaryBvh binary = bvh::build_binned_sah(boxes, settings, executor ? executor : &default_executor());
   auto data = std::make_shared<Data>();
+  // Reserved at its exact final size: growing it by doubling would copy tens of megabytes and
+  // fault in every intermediate block for a large mesh.
+  std::size_t pack_count = 0;
+  for (const bvh::BinaryNode& node : binary.nodes) pack_count += (node.count + 3) / 4;
+  data->packs.reserve(pack_count);
   const bvh::MakeLeaf make_leaf = [&](std::uint32_t first, std::uint32_t count) {
     const auto first_pack = static_cast<std::uint32_t>(data->packs.size());
     for (std::uint32_t k = 0; k < count; k += 4) {
