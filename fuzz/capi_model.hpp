@@ -85,6 +85,14 @@ inline float shape_reach(const hs_shape& shape) {
     }
     return largest;
   }
+  if (shape.type == HS_SHAPE_CONVEX_HULL) {
+    float largest = 0;
+    const hs_convex_hull& hull = shape.data.convex_hull;
+    for (std::size_t i = 0; hull.points != nullptr && i < hull.point_count; ++i) {
+      largest = std::max(largest, reach(hull.points[i]));
+    }
+    return largest;
+  }
   float values[10];  // the largest member, a box, is 10 floats
   std::memcpy(values, &shape.data, sizeof values);
   float largest = 0;

@@ -83,14 +83,15 @@ class ProgramReader {
     return t;
   }
 
-  /// Reads a shape; a polygon's vertices go to `polygon_storage`, which must outlive the shape.
+  /// Reads a shape; a polygon's vertices or a hull's points go to `polygon_storage`, which must
+  /// outlive the shape.
   hs_shape shape(std::vector<hs_vec3>& polygon_storage) {
-    // 0 ... 7: the six shape types and two that are none (C lets any int through).
+    // 0 ... 7: the seven shape types and one that is none (C lets any int through).
     const int type = byte() % 8;
     hs_shape shape = hs_shape_default(static_cast<hs_shape_type>(type));
     shape.type = static_cast<hs_shape_type>(type);
     const bool defaults = byte() % 4 == 0;
-    if (defaults && type != HS_SHAPE_CONVEX_POLYGON) return shape;
+    if (defaults && type != HS_SHAPE_CONVEX_POLYGON && type != HS_SHAPE_CONVEX_HULL) return shape;
     switch (type) {
       case HS_SHAPE_SPHERE: shape.data.sphere = {vec3(), real()}; break;
       case HS_SHAPE_BOX: shape.data.box = {vec3(), vec3(), quat()}; break;
@@ -107,6 +108,19 @@ class ProgramReader {
         }
         shape.data.convex_polygon = {polygon_storage.empty() && byte() % 2 ? nullptr : polygon_storage.data(),
                                      polygon_storage.size()};
+        break;
+      }
+      case HS_SHAPE_CONVEX_HULL: {
+        polygon_storage.resize(count(12));
+        // A box's corners, scaled, most of the time (so that adds succeed), else any points.
+        const bool box = byte() % 2 == 0;
+        const float size = box ? real() : 0.0f;
+        for (std::size_t i = 0; i < polygon_storage.size(); ++i) {
+          polygon_storage[i] = box ? hs_vec3{(i & 1) ? size : -size, (i & 2) ? size : -size, (i & 4) ? size : -size}
+                                   : vec3();
+        }
+        shape.data.convex_hull = {polygon_storage.empty() && byte() % 2 ? nullptr : polygon_storage.data(),
+                                  polygon_storage.size()};
         break;
       }
       default: break;

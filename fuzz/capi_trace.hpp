@@ -73,6 +73,11 @@ inline void trace_shape(const hs_shape& shape) {
       trace_vec3("polygon vertex", shape.data.convex_polygon.vertices[i]);
     }
   }
+  if (shape.type == HS_SHAPE_CONVEX_HULL && shape.data.convex_hull.points != nullptr) {
+    for (std::size_t i = 0; i < shape.data.convex_hull.point_count; ++i) {
+      trace_vec3("hull point", shape.data.convex_hull.points[i]);
+    }
+  }
 }
 
 // Library bugs the fuzzer found that are reported but not fixed yet (fuzz/README.md lists them,

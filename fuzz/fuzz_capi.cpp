@@ -70,6 +70,9 @@ class Program : CallChecker {
   void overlap();
   void closest_point();
   void bad_arguments();
+  void sweep();
+  void sweep_batch();
+  void async_batch();
 
   ProgramReader& in_;
   SceneModel model_;
@@ -80,7 +83,8 @@ class Program : CallChecker {
 };
 
 void Program::step() {
-  switch (in_.byte() % 20) {
+  const uint8_t op = in_.byte();
+  switch (op % 20) {
     case 0: create_mesh(); break;
     case 1: {
       if (meshes_.empty()) break;
@@ -119,8 +123,21 @@ void Program::step() {
       break;
     }
     default:
-      hs_scene_destroy(nullptr);
-      hs_mesh_destroy(nullptr);
+      // Operation bytes 19, 39, ..., 239: the later operations, spread over the bytes that the
+      // first seed programs left to the null destroys, so that those programs keep their meaning.
+      switch (op / 20) {
+        case 1:
+        case 2:
+        case 3: sweep(); break;
+        case 4:
+        case 5: sweep_batch(); break;
+        case 6:
+        case 7: async_batch(); break;
+        default:
+          hs_scene_destroy(nullptr);
+          hs_mesh_destroy(nullptr);
+          break;
+      }
       break;
   }
 }
@@ -296,12 +313,15 @@ void Program::raycast() {
     if (capacity > 0 && !same_hit(all[0], garbage_hit())) fail("a failed hs_raycast_all wrote into its buffer");
     return;
   }
-  model_.check_hit(hit, limit, "hs_raycast", true);
+  // Known bug: a ray from beyond ~1e18 may report a solid's exit at +inf.
+  const bool far = !(std::max(reach(ray.origin), reach(ray.direction)) <= kHuge) &&
+                   known_bug("rays from beyond ~1e18 may report a solid's exit at +inf");
+  model_.check_hit(hit, limit, "hs_raycast", true, far);
   if (any != hit.hit) fail("hs_raycast_any says %d, hs_raycast %d", any, hit.hit);
   if ((total > 0) != (hit.hit == 1)) fail("hs_raycast_all found %zu hits, hs_raycast %d", total, hit.hit);
   if (written != std::min(total, capacity)) fail("hs_raycast_all wrote %zu of %zu into %zu", written, total, capacity);
   for (std::size_t i = 0; i < written; ++i) {
-    model_.check_hit(all[i], limit, "hs_raycast_all", true);
+    model_.check_hit(all[i], limit, "hs_raycast_all", true, far);
     if (all[i].hit != 1) fail("hs_raycast_all wrote a miss");
     if (i > 0 && !(all[i - 1].distance <= all[i].distance)) fail("hs_raycast_all hits are not sorted by distance");
   }
@@ -409,6 +429,152 @@ void Program::overlap() {
       fail("%s: a contact with a non-finite value or a normal that is not unit", function);
     }
   }
+}
+
+// A sweep's limit: its own max_distance (a NaN or negative one allows no travel) within the options'.
+static float sweep_limit(float max_distance, float option_limit) {
+  return max_distance >= 0 ? std::min(max_distance, option_limit) : 0.0f;
+}
+
+void Program::sweep() {
+  const int kind = in_.byte() % 3;
+  const char* function;
+  hs_status status;
+  float max_distance, query_reach;
+  hs_hit hit = garbage_hit();
+  if (kind == 0) {
+    hs_sphere_sweep s = hs_sphere_sweep_default();
+    s.sphere = {in_.vec3(), in_.real()};
+    s.direction = in_.vec3();
+    if (in_.byte() % 2) s.max_distance = in_.real();
+    function = "hs_sphere_cast";
+    trace_vec3("sphere centre", s.sphere.center);
+    trace("  sphere radius %a, max distance %a", double(s.sphere.radius), double(s.max_distance));
+    trace_vec3("direction", s.direction);
+    max_distance = s.max_distance;
+    query_reach = std::max(reach(s.sphere.center), reach({s.sphere.radius, 0, 0}));
+    status = hs_sphere_cast(scene_, &s, model_.query_options(), &hit);
+  } else if (kind == 1) {
+    hs_capsule_sweep s = hs_capsule_sweep_default();
+    s.capsule = {in_.vec3(), in_.vec3(), in_.real()};
+    s.direction = in_.vec3();
+    if (in_.byte() % 2) s.max_distance = in_.real();
+    function = "hs_capsule_cast";
+    trace_vec3("capsule a", s.capsule.a);
+    trace_vec3("capsule b", s.capsule.b);
+    trace("  capsule radius %a, max distance %a", double(s.capsule.radius), double(s.max_distance));
+    trace_vec3("direction", s.direction);
+    max_distance = s.max_distance;
+    query_reach = std::max({reach(s.capsule.a), reach(s.capsule.b), reach({s.capsule.radius, 0, 0})});
+    status = hs_capsule_cast(scene_, &s, model_.query_options(), &hit);
+  } else {
+    hs_box_sweep s = hs_box_sweep_default();
+    s.box = {in_.vec3(), in_.vec3(), in_.quat()};
+    s.direction = in_.vec3();
+    if (in_.byte() % 2) s.max_distance = in_.real();
+    function = "hs_box_cast";
+    trace_vec3("box centre", s.box.center);
+    trace_vec3("box half extents", s.box.half_extents);
+    trace("  box rotation {%a, %a, %a, %a}, max distance %a", double(s.box.rotation.w), double(s.box.rotation.x),
+          double(s.box.rotation.y), double(s.box.rotation.z), double(s.max_distance));
+    trace_vec3("direction", s.direction);
+    max_distance = s.max_distance;
+    query_reach = std::max(reach(s.box.center), reach(s.box.half_extents));
+    status = hs_box_cast(scene_, &s, model_.query_options(), &hit);
+  }
+  expect(function, status, model_.options_status());
+  if (status != HS_OK) {
+    if (!is_miss(hit)) fail("a failed %s left a hit", function);
+    return;
+  }
+  model_.check_hit(hit, sweep_limit(max_distance, model_.option_limit()), function, true,
+                   !(query_reach <= kHuge) && known_bug("sweeps of shapes beyond ~1e18 give infinite or NaN values"));
+}
+
+// hs_sphere_cast_batch against one hs_sphere_cast at a time.
+void Program::sweep_batch() {
+  const std::size_t count = in_.count(5);
+  std::vector<hs_sphere_sweep> sweeps(count, hs_sphere_sweep_default());
+  for (hs_sphere_sweep& s : sweeps) {
+    s.sphere = {in_.vec3(), in_.real()};
+    s.direction = in_.vec3();
+    trace_vec3("sweep centre", s.sphere.center);
+    trace("  radius %a", double(s.sphere.radius));
+    trace_vec3("direction", s.direction);
+  }
+  const hs_status due = model_.options_status();
+  std::vector<hs_hit> hits(count, garbage_hit());
+  expect("hs_sphere_cast_batch",
+         hs_sphere_cast_batch(scene_, count ? sweeps.data() : nullptr, count, model_.query_options(),
+                              count ? hits.data() : nullptr),
+         due);
+  for (std::size_t i = 0; i < count; ++i) {
+    if (due != HS_OK) {
+      if (!same_hit(hits[i], garbage_hit())) fail("a failed hs_sphere_cast_batch wrote its output array");
+      continue;
+    }
+    hs_hit single = garbage_hit();
+    expect("hs_sphere_cast", hs_sphere_cast(scene_, &sweeps[i], model_.query_options(), &single), HS_OK);
+    if (!same_hit(single, hits[i])) fail("hs_sphere_cast_batch's hit %zu differs from hs_sphere_cast's", i);
+  }
+}
+
+// A batch in the background (rays or sphere sweeps) against the synchronous batch: submitted,
+// polled, waited for into too small and then large enough arrays, destroyed.
+void Program::async_batch() {
+  const bool spheres = in_.byte() % 2;
+  const std::size_t count = in_.count(5);
+  std::vector<hs_ray> rays(spheres ? 0 : count);
+  std::vector<hs_sphere_sweep> sweeps(spheres ? count : 0, hs_sphere_sweep_default());
+  for (hs_ray& ray : rays) {
+    ray = in_.ray();
+    trace_ray(ray);
+  }
+  for (hs_sphere_sweep& s : sweeps) {
+    s.sphere = {in_.vec3(), in_.real()};
+    s.direction = in_.vec3();
+    trace_vec3("sweep centre", s.sphere.center);
+    trace_vec3("direction", s.direction);
+  }
+  const hs_status due = model_.options_status();
+  const char* function = spheres ? "hs_sphere_cast_batch_async" : "hs_raycast_batch_async";
+  hs_batch* batch = reinterpret_cast<hs_batch*>(&in_);  // overwritten by the call, whatever it answers
+  const hs_status status =
+      spheres ? hs_sphere_cast_batch_async(scene_, count ? sweeps.data() : nullptr, count, model_.query_options(), &batch)
+              : hs_raycast_batch_async(scene_, count ? rays.data() : nullptr, count, model_.query_options(), &batch);
+  // Out of memory (no thread to be had) is allowed; anything else must be what the arguments call for.
+  if (status == HS_OUT_OF_MEMORY) {
+    if (batch != nullptr) fail("%s failed but left a handle", function);
+    return;
+  }
+  expect(function, status, due);
+  if (status != HS_OK) {
+    if (batch != nullptr) fail("%s failed but left a handle", function);
+    return;
+  }
+  int ready = 7;
+  expect("hs_batch_poll", hs_batch_poll(batch, &ready), HS_OK);
+  if (ready != 0 && ready != 1) fail("hs_batch_poll says %d", ready);
+  std::vector<hs_hit> hits(count + 1, garbage_hit());
+  if (count > 0) {
+    expect("hs_batch_wait", hs_batch_wait(batch, hits.data(), count - 1), HS_OUT_OF_RANGE);
+    if (!same_hit(hits[0], garbage_hit())) fail("hs_batch_wait wrote into an array too small");
+  }
+  expect("hs_batch_wait", hs_batch_wait(batch, count ? hits.data() : nullptr, count), HS_OK);
+  if (!same_hit(hits[count], garbage_hit())) fail("hs_batch_wait wrote past the batch's count");
+  expect("hs_batch_poll", hs_batch_poll(batch, &ready), HS_OK);
+  if (ready != 1) fail("hs_batch_poll says %d after hs_batch_wait", ready);
+  std::vector<hs_hit> sync(count, garbage_hit());
+  expect(spheres ? "hs_sphere_cast_batch" : "hs_raycast_batch",
+         spheres ? hs_sphere_cast_batch(scene_, count ? sweeps.data() : nullptr, count, model_.query_options(),
+                                        count ? sync.data() : nullptr)
+                 : hs_raycast_batch(scene_, count ? rays.data() : nullptr, count, model_.query_options(),
+                                    count ? sync.data() : nullptr),
+         HS_OK);
+  for (std::size_t i = 0; i < count; ++i) {
+    if (!same_hit(hits[i], sync[i])) fail("%s's hit %zu differs from the synchronous batch's", function, i);
+  }
+  hs_batch_destroy(batch);
 }
 
 void Program::closest_point() {

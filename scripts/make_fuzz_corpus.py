@@ -239,8 +239,8 @@ SPECIAL_REALS = [0.0, -0.0, 1.0, -1.0, 0.5, 2.0, 1e-30, -1e-30, 1e30, -1e30, 3.4
                  1.401298464324817e-45, math.inf, -math.inf, math.nan, 1e7]
 OP = {"create_mesh": 0, "destroy_mesh": 1, "add_shape": 2, "add_mesh_instance": 4, "add_mesh": 5, "edit": 6,
       "commit": 9, "options": 10, "raycast": 11, "batch": 13, "overlap": 14, "closest_point": 16,
-      "bad_arguments": 17, "new_scene": 18}
-SHAPE = {"sphere": 0, "box": 1, "capsule": 2, "cylinder": 3, "plane": 4, "polygon": 5}
+      "bad_arguments": 17, "new_scene": 18, "sweep": 39, "sweep_batch": 99, "async": 139}
+SHAPE = {"sphere": 0, "box": 1, "capsule": 2, "cylinder": 3, "plane": 4, "polygon": 5, "hull": 6}
 
 
 def real(x):
@@ -285,6 +285,8 @@ def create_mesh(vertices, triangles):
 
 def shape(kind, *values):
     """values: the shape's fields in hs_shape order; a polygon takes its vertex count (regular) or vertices."""
+    if kind == "hull":  # the corners of a cube of half side values[0]
+        return bytes([SHAPE[kind], 1, 8, 0]) + real(values[0])
     if kind == "polygon":
         vertices = values[0]
         if isinstance(vertices, int):
@@ -345,6 +347,41 @@ def overlap(kind, capacity, *values):
     return data
 
 
+def sweep(kind, *values, max_distance=None):
+    """kind: sphere (centre, radius, direction), capsule (a, b, radius, direction) or box (centre,
+    half extents, ("quat", q or None), direction)."""
+    data = bytes([OP["sweep"], ["sphere", "capsule", "box"].index(kind)])
+    for value in values:
+        data += quat(value[1]) if isinstance(value, tuple) and value and value[0] == "quat" else (
+            vec3(value) if isinstance(value, (list, tuple)) else real(value))
+    return data + (b"\x01" + real(max_distance) if max_distance is not None else b"\x00")
+
+
+def sphere_sweeps(sweeps):
+    return b"".join(vec3(c) + real(r) + vec3(d) for c, r, d in sweeps)
+
+
+def sweep_batch(sweeps):
+    return bytes([OP["sweep_batch"], len(sweeps)]) + sphere_sweeps(sweeps)
+
+
+def async_batch(rays=None, sweeps=None):
+    if sweeps is not None:
+        return bytes([OP["async"], 1, len(sweeps)]) + sphere_sweeps(sweeps)
+    return bytes([OP["async"], 0, len(rays)]) + b"".join(ray(*r) for r in rays)
+
+
+def sweeps():
+    data = sweep("sphere", (0, 0, -8), 0.5, (0, 0, 1)) + sweep("sphere", (3, 0, 0), 0.5, (1, 0, 0))
+    data += sweep("capsule", (-8, 0, -0.5), (-8, 0, 0.5), 0.25, (1, 0, 0), max_distance=20)
+    data += sweep("box", (0, 8, 0), (0.5, 0.5, 0.5), ("quat", (1, 0, 0, 1)), (0, -1, 0))
+    data += sweep("box", (0, 0, 0), (0.25, 0.25, 0.25), ("quat", None), (1, 1, 0), max_distance=2)
+    data += sweep_batch([((x, 0.25, -8), 0.5, (0, 0, 1)) for x in (-3, 0, 3)])
+    data += async_batch(rays=[((x, 0.25, -5), (0, 0, 1), None) for x in (-2, 0.25, 3)])
+    data += async_batch(sweeps=[((0, 0, -8), 0.5, (0, 0, 1)), ((9, 9, 9), 1, (1, 0, 0))])
+    return data
+
+
 def closest_point(point):
     return bytes([OP["closest_point"]]) + vec3(point)
 
@@ -396,6 +433,10 @@ def capi_units():
         options(max_distance=math.inf, faces=2, solid=0) + raycast((0, 0, 0), (0, 0, 0)) +
         raycast((math.inf, 0, 0), (1, 0, 0)) + raycast((0, 0, 0), (1e-30, 0, 0), max_distance=-1) + queries(),
         bytes(b for k in range(10) for b in (OP["bad_arguments"], k)),
+        # Sweeps, batches of them and batches in the background, on every collider kind and a hull.
+        scene_of_everything + add_shape(shape("hull", 1.5), transform(translation=(6, 0, 0)), user_id=13) + COMMIT +
+        queries() + sweeps() + options(max_distance=3, layer_mask=0b1) + sweeps() + options(max_distance=math.nan) +
+        sweeps(),
     ]
     return programs
 

@@ -1,8 +1,8 @@
 #ifndef HITSCAN_HITSCAN_H
 #define HITSCAN_HITSCAN_H
 /*
- * hitscan's C API: scenes of colliders and the queries against them (rays, sphere and capsule
- * casts, overlaps, closest points), for C and for any language that calls C. Every name starts with hs_ or HS_; the scene and the shared mesh are opaque
+ * hitscan's C API: scenes of colliders and the queries against them (rays, sphere, capsule and
+ * box casts, overlaps, closest points), for C and for any language that calls C. Every name starts with hs_ or HS_; the scene and the shared mesh are opaque
  * handles; every other type is a plain struct with an hs_..._default() initialiser.
  *
  * Errors. Every function that can fail returns an hs_status. On failure it also records a
@@ -29,7 +29,7 @@
  * Conventions. Right-handed, any unit; distances are world distances along the ray's normalised
  * direction. A transform maps a collider's local frame to the world: scale, then rotate, then
  * translate. Spheres, capsules, cylinders and rotated boxes take only a uniform scale; meshes,
- * planes, polygons and unrotated boxes take any non-zero scale, mirrors included.
+ * planes, polygons, convex hulls and unrotated boxes take any non-zero scale, mirrors included.
  */
 
 #include <stddef.h>
@@ -159,7 +159,8 @@ typedef enum hs_shape_type {
   HS_SHAPE_CAPSULE = 2,
   HS_SHAPE_CYLINDER = 3,
   HS_SHAPE_PLANE = 4,
-  HS_SHAPE_CONVEX_POLYGON = 5
+  HS_SHAPE_CONVEX_POLYGON = 5,
+  HS_SHAPE_CONVEX_HULL = 6
 } hs_shape_type;
 
 typedef struct hs_sphere {
@@ -202,6 +203,16 @@ typedef struct hs_convex_polygon {
   size_t vertex_count;
 } hs_convex_polygon;
 
+/* The convex hull of a point cloud, a solid (Quickhull; points inside it or on its faces are
+ * dropped). The points are copied, and the hull built, when the collider is added or changed. A
+ * null `points` with a non-zero count, fewer than 4 points, a non-finite point, or points with no
+ * volume (all coincident, collinear or coplanar) are HS_INVALID_ARGUMENT; a count whose array
+ * could not exist is HS_OUT_OF_RANGE. */
+typedef struct hs_convex_hull {
+  const hs_vec3* points;
+  size_t point_count;
+} hs_convex_hull;
+
 /* A shape in its collider's local frame: `type` says which member of `data` holds it. */
 typedef struct hs_shape {
   hs_shape_type type;
@@ -212,13 +223,14 @@ typedef struct hs_shape {
     hs_cylinder cylinder;
     hs_plane plane;
     hs_convex_polygon convex_polygon;
+    hs_convex_hull convex_hull;
   } data;
 } hs_shape;
 
 /* A shape of the given type with the default size: a unit sphere at the origin; a box of half
  * extents 1, unrotated; a capsule and a cylinder of radius 1 from (0, 0, -1) to (0, 0, 1); the plane
- * z = 0 facing +z; a polygon with no vertices (set them before use). An unknown type gives the
- * unit sphere. */
+ * z = 0 facing +z; a polygon or a hull with no points (set them before use). An unknown type gives
+ * the unit sphere. */
 HS_API hs_shape hs_shape_default(hs_shape_type type);
 
 /* ---- query options ------------------------------------------------------------------------------ */
@@ -278,10 +290,11 @@ HS_API void hs_scene_destroy(hs_scene* scene);
 
 /* Adds an analytic collider, visible after the next commit, and writes its id. A null transform is
  * the identity. Fails with HS_INVALID_ARGUMENT for a null scene, shape or out_id, an unknown shape
- * type, a layer above 31, a NaN, infinite or negative size, a transform that is not invertible or
+ * type, a layer above 31, a NaN, infinite or negative size, a transform that is not invertible
+ * (a zero, NaN or infinite value) or scales an axis by less than 1e-15 in magnitude, or
  * a scale the shape cannot take (non-uniform for spheres, capsules, cylinders and rotated boxes);
- * polygons also fail as hs_convex_polygon says; HS_OUT_OF_RANGE when the scene holds 2^24 - 1
- * colliders. */
+ * polygons and hulls also fail as hs_convex_polygon and hs_convex_hull say; HS_OUT_OF_RANGE when
+ * the scene holds 2^24 - 1 colliders. */
 HS_API hs_status hs_scene_add_shape(hs_scene* scene, const hs_shape* shape, const hs_transform* transform,
                                     uint32_t layer, uint64_t user_id, uint32_t* out_id);
 
@@ -342,7 +355,7 @@ HS_API hs_status hs_raycast_any_batch(const hs_scene* scene, const hs_ray* rays,
                                       const hs_query_options* options, uint8_t* out_hit);
 
 /* ---- sweeps --------------------------------------------------------------------------------------
- * A sphere or capsule moved along a direction: the first collider it meets. The layer mask, the
+ * A sphere, capsule or box moved along a direction: the first collider it meets. The layer mask, the
  * filter and max_distance apply; faces and solid do not (solids are solid, surfaces two-sided).
  * A sweep that can hit nothing (see "Data as it comes") is a miss, and the call succeeds. Fails
  * with HS_INVALID_ARGUMENT for a null scene, sweep or output, or options with a NaN or negative
@@ -369,6 +382,16 @@ typedef struct hs_capsule_sweep {
 /* The capsule of hs_shape_default(HS_SHAPE_CAPSULE) along +z, without limit. */
 HS_API hs_capsule_sweep hs_capsule_sweep_default(void);
 
+/* An oriented box moved in the same way; its rotation, of any non-zero length, is normalised. */
+typedef struct hs_box_sweep {
+  hs_box box;
+  hs_vec3 direction;
+  float max_distance;
+} hs_box_sweep;
+
+/* The box of hs_shape_default(HS_SHAPE_BOX) along +z, without limit. */
+HS_API hs_box_sweep hs_box_sweep_default(void);
+
 /* The first contact of the moving sphere, or a miss, into *out_hit: distance is how far the sphere
  * travelled, point the contact point on the collider, normal the contact normal (from the collider
  * towards the sphere), face_normal the surface's own normal there; mesh hits carry the triangle and
@@ -381,6 +404,13 @@ HS_API hs_status hs_sphere_cast(const hs_scene* scene, const hs_sphere_sweep* sw
 /* The same for a capsule. */
 HS_API hs_status hs_capsule_cast(const hs_scene* scene, const hs_capsule_sweep* sweep,
                                  const hs_query_options* options, hs_hit* out_hit);
+
+/* The same for an oriented box (a zero or non-finite rotation is a miss). Against planes the
+ * contact is exact; against the other shapes and mesh triangles it is found by conservative
+ * advancement on the GJK distance, within the contact tolerance of the first contact, never past
+ * it. */
+HS_API hs_status hs_box_cast(const hs_scene* scene, const hs_box_sweep* sweep, const hs_query_options* options,
+                             hs_hit* out_hit);
 
 /* out_hits[i] = hs_sphere_cast(sweeps[i]) for i < count, as hs_raycast_batch does for rays: over
  * all cores, identical to one at a time, one commit of the scene; the arrays may be null when

@@ -9,9 +9,12 @@ namespace hitscan {
 namespace {
 
 constexpr float kNoSurface = std::numeric_limits<float>::infinity();
-/// Rows traced per raycast_batch call: bounds the ray and hit buffers to a few megabytes at any
-/// image size while leaving each batch large enough to spread over the executor.
+/// Rows traced per raycast_coherent_batch call: bounds the ray and hit buffers to a few megabytes
+/// at any image size while leaving each batch large enough to spread over the executor. A
+/// multiple of the tile height.
 constexpr int kRowsPerBatch = 32;
+/// The pixels of a tile, traced as one packet of 64 rays: square, so that its rays stay close.
+constexpr int kTileSize = 8;
 
 Status invalid(const std::string& message) { return Status{StatusCode::invalid_argument, message}; }
 
@@ -26,19 +29,27 @@ Status render_depth(const Scene& scene, const PinholeCamera& camera, DepthMap& o
   const std::size_t batch_rows = std::min<std::size_t>(height, kRowsPerBatch);
   std::vector<QueryRay> rays(batch_rows * width);
   std::vector<QueryHit> hits(batch_rows * width);
+  std::vector<std::size_t> pixel(batch_rows * width);  // where each ray's depth goes
   for (std::size_t row0 = 0; row0 < height; row0 += batch_rows) {
     const std::size_t rows = std::min(batch_rows, height - row0);
-    for (std::size_t r = 0; r < rows; ++r) {
-      for (std::size_t i = 0; i < width; ++i) {
-        rays[r * width + i] = camera.ray_through_pixel(float(i) + 0.5f, float(row0 + r) + 0.5f);
+    // Tile by tile, so that each run of 64 consecutive rays covers an 8 x 8 block of pixels.
+    std::size_t n = 0;
+    for (std::size_t tile_row = 0; tile_row < rows; tile_row += kTileSize) {
+      for (std::size_t tile_column = 0; tile_column < width; tile_column += kTileSize) {
+        for (std::size_t j = row0 + tile_row; j < row0 + std::min(rows, tile_row + kTileSize); ++j) {
+          for (std::size_t i = tile_column; i < std::min(width, tile_column + kTileSize); ++i) {
+            rays[n] = camera.ray_through_pixel(float(i) + 0.5f, float(j) + 0.5f);
+            pixel[n++] = j * width + i;
+          }
+        }
       }
     }
-    const std::span<const QueryRay> batch_rays(rays.data(), rows * width);
-    const std::span<QueryHit> batch_hits(hits.data(), rows * width);
-    if (Status s = scene.raycast_batch(batch_rays, batch_hits, options, executor); !s.ok()) return s;
-    for (std::size_t k = 0; k < rows * width; ++k) {
+    const std::span<const QueryRay> batch_rays(rays.data(), n);
+    const std::span<QueryHit> batch_hits(hits.data(), n);
+    if (Status s = scene.raycast_coherent_batch(batch_rays, batch_hits, options, executor); !s.ok()) return s;
+    for (std::size_t r = 0; r < n; ++r) {
       // The ray's direction is unit: a point at distance s along it lies s cos(angle) deep.
-      depth[row0 * width + k] = hits[k].hit ? hits[k].distance * dot(rays[k].direction, forward) : kNoSurface;
+      depth[pixel[r]] = hits[r].hit ? hits[r].distance * dot(rays[r].direction, forward) : kNoSurface;
     }
   }
   out.width = k.width, out.height = k.height, out.depth = std::move(depth);

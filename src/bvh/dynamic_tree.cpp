@@ -16,6 +16,17 @@ bool box_contains(const Aabbf& outer, const Aabbf& inner) {
 
 bool same_box(const Aabbf& a, const Aabbf& b) { return a.min == b.min && a.max == b.max; }
 
+bool same_quad(const detail::QuadNode& a, const detail::QuadNode& b) {
+  if (a.count != b.count) return false;
+  for (std::uint32_t lane = 0; lane < a.count; ++lane) {
+    if (a.child[lane] != b.child[lane]) return false;
+    for (int row = 0; row < 6; ++row) {
+      if (a.bounds[row][lane] != b.bounds[row][lane]) return false;
+    }
+  }
+  return true;
+}
+
 // Valid and finite: the boxes the tree stores as given (others become the empty box).
 bool usable(const Aabbf& b) { return b.is_valid() && is_finite(b.min) && is_finite(b.max); }
 
@@ -48,13 +59,15 @@ std::uint32_t DynamicTree::allocate_node() {
     nodes_[index] = Node{};
     return index;
   }
-  HITSCAN_ASSERT(nodes_.size() < kNullProxy);
+  HITSCAN_ASSERT(nodes_.size() < detail::kQuadLeaf);  // a node index leaves the quads' leaf bit clear
   nodes_.emplace_back();
   return static_cast<std::uint32_t>(nodes_.size() - 1);
 }
 
 void DynamicTree::free_node(std::uint32_t index) {
   Node& node = nodes_[index];
+  if (node.quad != kNullProxy) free_quads_.push_back(node.quad);
+  node.quad = kNullProxy;
   node.height = -1;
   node.child[0] = node.child[1] = kNullProxy;
   node.parent = free_list_;
@@ -67,9 +80,10 @@ bool DynamicTree::is_live_leaf(std::uint32_t proxy) const {
 
 std::uint32_t DynamicTree::insert(const Aabbf& box, std::uint64_t user) {
   const std::uint32_t leaf = allocate_node();
-  nodes_[leaf].box = fatten(box, {}, 1.0f);
+  nodes_[leaf].set_box(fatten(box, {}, 1.0f));
   nodes_[leaf].user = user;
   insert_leaf(leaf);
+  sync_quads();
   ++proxy_count_;
   return leaf;
 }
@@ -78,6 +92,7 @@ void DynamicTree::remove(std::uint32_t proxy) {
   HITSCAN_ASSERT(is_live_leaf(proxy));
   remove_leaf(proxy);
   free_node(proxy);
+  sync_quads();
   --proxy_count_;
 }
 
@@ -91,8 +106,9 @@ bool DynamicTree::move(std::uint32_t proxy, const Aabbf& box, Vec3f displacement
     if (box_contains(loose, fat)) return false;
   }
   remove_leaf(proxy);
-  nodes_[proxy].box = fatten(box, displacement, 1.0f);
+  nodes_[proxy].set_box(fatten(box, displacement, 1.0f));
   insert_leaf(proxy);
+  sync_quads();
   return true;
 }
 
@@ -132,11 +148,11 @@ std::uint32_t DynamicTree::choose_sibling(const Aabbf& box) {
     const float combined = merge(node.box, box).surface_area();
     consider(index, combined + inherited);
     if (node.is_leaf()) break;
-    inherited += combined - node.box.surface_area();
+    inherited += combined - node.area;
     const Node& c0 = nodes_[node.child[0]];
     const Node& c1 = nodes_[node.child[1]];
-    const float growth0 = merge(c0.box, box).surface_area() - c0.box.surface_area();
-    const float growth1 = merge(c1.box, box).surface_area() - c1.box.surface_area();
+    const float growth0 = merge(c0.box, box).surface_area() - c0.area;
+    const float growth1 = merge(c1.box, box).surface_area() - c1.area;
     index = node.child[growth1 < growth0 ? 1 : 0];
   }
 
@@ -149,8 +165,8 @@ std::uint32_t DynamicTree::choose_sibling(const Aabbf& box) {
   };
   Entry stack[kMaxDynamicTreeHeight + 2];  // depth first, two pushes per pop: at most height + 1
   int top = 0;
-  const Aabbf& root_box = nodes_[root_].box;
-  stack[top++] = {root_, merge(root_box, box).surface_area() - root_box.surface_area()};
+  const Node& root = nodes_[root_];
+  stack[top++] = {root_, merge(root.box, box).surface_area() - root.area};
   for (int budget = kSearchVisitsPerLevel * (nodes_[root_].height + 1); top > 0 && budget > 0; --budget) {
     const Entry entry = stack[--top];
     if (!(box_area + entry.below < best_cost)) continue;  // the bound tightened since the push
@@ -162,7 +178,7 @@ std::uint32_t DynamicTree::choose_sibling(const Aabbf& box) {
       const Node& child = nodes_[c];
       const float combined = merge(child.box, box).surface_area();
       consider(c, combined + entry.below);
-      const float below = entry.below + (combined - child.box.surface_area());
+      const float below = entry.below + (combined - child.area);
       if (!child.is_leaf() && box_area + below < best_cost) next[pushes++] = {c, below};
     }
     // The child that grows less is searched first, so it goes on top.
@@ -181,11 +197,13 @@ void DynamicTree::insert_leaf(std::uint32_t leaf) {
   const std::uint32_t sibling = choose_sibling(nodes_[leaf].box);
   const std::uint32_t old_parent = nodes_[sibling].parent;
   const std::uint32_t new_parent = allocate_node();  // may move nodes_: no references held across
+  nodes_[new_parent].quad = allocate_quad();
+  touch(new_parent, kChildrenChanged | kBoxChanged);
   Node& parent = nodes_[new_parent];
   parent.parent = old_parent;
   parent.child[0] = sibling;
   parent.child[1] = leaf;
-  parent.box = merge(nodes_[sibling].box, nodes_[leaf].box);
+  parent.set_box(merge(nodes_[sibling].box, nodes_[leaf].box));
   parent.height = nodes_[sibling].height + 1;
   if (old_parent == kNullProxy) {
     root_ = new_parent;
@@ -218,13 +236,18 @@ void DynamicTree::remove_leaf(std::uint32_t leaf) {
 void DynamicTree::replace_child(std::uint32_t parent, std::uint32_t old_child, std::uint32_t new_child) {
   Node& node = nodes_[parent];
   node.child[node.child[0] == old_child ? 0 : 1] = new_child;
+  touch(parent, kChildrenChanged);
 }
 
 void DynamicTree::recompute(std::uint32_t index) {
   Node& node = nodes_[index];
   const Node& a = nodes_[node.child[0]];
   const Node& b = nodes_[node.child[1]];
-  node.box = merge(a.box, b.box);
+  const Aabbf box = merge(a.box, b.box);
+  if (!same_box(box, node.box)) {
+    node.set_box(box);
+    touch(index, kBoxChanged);  // a change of children is touched where it is made
+  }
   node.height = 1 + std::max(a.height, b.height);
   ++update_visits_;
 }
@@ -233,14 +256,20 @@ void DynamicTree::recompute(std::uint32_t index) {
 // insertion or removal changes the height of one child of the first node by one, and neither
 // rotation leaves a subtree more than one away from its height before the operation (the node's
 // stored height, not yet recomputed), so every node on the way has children whose heights differ
-// by at most kMaxHeightDifference + 1, which one balancing rotation repairs.
+// by at most kMaxHeightDifference + 1, which one balancing rotation repairs. The walk ends at the
+// first subtree whose box and height come out as they were: nothing above it changes (rotations
+// change which nodes hold a subtree's leaves, not its box), and the quads above the changed
+// nodes are rewritten through touch.
 void DynamicTree::refit_and_balance(std::uint32_t index) {
   while (index != kNullProxy) {
     const int old_height = nodes_[index].height;
+    const Aabbf old_box = nodes_[index].box;
     index = balance(index);
     recompute(index);
     rotate_for_area(index, old_height);
-    index = nodes_[index].parent;
+    const Node& node = nodes_[index];
+    if (node.height == old_height && same_box(node.box, old_box)) return;
+    index = node.parent;
   }
 }
 
@@ -280,6 +309,8 @@ std::uint32_t DynamicTree::balance(std::uint32_t a_index) {
   nodes_[moved].parent = a_index;
   t.child[moved_slot] = a_index;
   a.parent = t_index;
+  touch(a_index, kChildrenChanged);
+  touch(t_index, kChildrenChanged);
   recompute(a_index);
   return t_index;
 }
@@ -306,7 +337,7 @@ void DynamicTree::rotate_for_area(std::uint32_t a_index, int old_height) {
           std::abs(up.height - new_c_height) > kMaxHeightDifference || std::abs(new_a_height - old_height) > 1) {
         continue;
       }
-      const float gain = c.box.surface_area() - merge(b.box, stays.box).surface_area();
+      const float gain = c.area - merge(b.box, stays.box).surface_area();
       if (gain > best_gain) {
         best_gain = gain;
         best_side = side;
@@ -322,6 +353,8 @@ void DynamicTree::rotate_for_area(std::uint32_t a_index, int old_height) {
   nodes_[up_index].parent = a_index;
   nodes_[c_index].child[best_grandchild] = b_index;
   nodes_[b_index].parent = c_index;
+  touch(a_index, kChildrenChanged);
+  touch(c_index, kChildrenChanged);
   recompute(c_index);
   recompute(a_index);
 }
@@ -338,6 +371,9 @@ bool DynamicTree::validate() const {
   for (std::uint32_t i = free_list_; i != kNullProxy; i = nodes_[i].parent) {
     if (i >= nodes_.size() || nodes_[i].height != -1 || ++free_count > nodes_.size()) return false;
   }
+  detail::QuadNode expected;
+  make_quad(kNullProxy, expected);
+  if (!same_quad(quads_[kRootQuad], expected)) return false;
   if (root_ == kNullProxy) return proxy_count_ == 0 && free_count == nodes_.size();
   if (root_ >= nodes_.size() || nodes_[root_].parent != kNullProxy) return false;
 
@@ -361,12 +397,15 @@ bool DynamicTree::validate() const {
     if (node.height != 1 + std::max(a.height, b.height) || std::abs(a.height - b.height) > kMaxHeightDifference) {
       return false;
     }
-    if (!same_box(node.box, merge(a.box, b.box))) return false;
+    if (!same_box(node.box, merge(a.box, b.box)) || node.area != node.box.surface_area()) return false;
+    make_quad(index, expected);
+    if (node.quad == kNullProxy || node.quad >= quads_.size() || !same_quad(quads_[node.quad], expected)) return false;
     stack.push_back(c0);
     stack.push_back(c1);
   }
+  // One quad per inner node (leaves - 1 of them), the root quad, and the free ones.
   return leaves == proxy_count_ && reached + free_count == nodes_.size() &&
-         nodes_[root_].height <= kMaxDynamicTreeHeight;
+         nodes_[root_].height <= kMaxDynamicTreeHeight && quads_.size() == leaves + free_quads_.size();
 }
 
 }  // namespace hitscan::bvh

@@ -7,6 +7,7 @@
 #include <cmath>
 #include <cstddef>
 #include <limits>
+#include <memory>
 #include <vector>
 
 namespace hitscan::capi {
@@ -30,16 +31,42 @@ bool accept_through_c_filter(ColliderId collider, std::uint64_t user_id, std::ui
   return b.callback(collider, user_id, layer, b.context) != 0;
 }
 
-hs_status to_polygon(const Entry& entry, const hs_convex_polygon& polygon, ColliderShape& out) {
-  if (!polygon.vertices && polygon.vertex_count != 0) return entry.null("shape->data.convex_polygon.vertices");
-  if (polygon.vertex_count > static_cast<std::size_t>(std::numeric_limits<std::ptrdiff_t>::max()) / sizeof(Vec3f)) {
-    return entry.fail(HS_OUT_OF_RANGE, "a convex polygon of %zu vertices cannot exist", polygon.vertex_count);
+// A C array of points (a polygon's vertices, a hull's points), copied: `name` null with a
+// non-zero count, or a count whose array could not exist, fails, naming `what`.
+hs_status to_points(const Entry& entry, const hs_vec3* points, std::size_t count, const char* name, const char* what,
+                    std::vector<Vec3f>& out) {
+  if (!points && count != 0) return entry.null(name);
+  if (count > static_cast<std::size_t>(std::numeric_limits<std::ptrdiff_t>::max()) / sizeof(Vec3f)) {
+    return entry.fail(HS_OUT_OF_RANGE, "a %s of %zu points cannot exist", what, count);
   }
-  std::vector<Vec3f> vertices(polygon.vertex_count);
-  for (std::size_t i = 0; i < polygon.vertex_count; ++i) vertices[i] = to_vec3(polygon.vertices[i]);
+  out.resize(count);
+  for (std::size_t i = 0; i < count; ++i) out[i] = to_vec3(points[i]);
+  return HS_OK;
+}
+
+hs_status to_polygon(const Entry& entry, const hs_convex_polygon& polygon, ColliderShape& out) {
+  std::vector<Vec3f> vertices;
+  if (const hs_status s = to_points(entry, polygon.vertices, polygon.vertex_count, "shape->data.convex_polygon.vertices",
+                                    "convex polygon", vertices);
+      s != HS_OK) {
+    return s;
+  }
   Result<ConvexPolygonf> made = ConvexPolygonf::make(vertices);
   if (!made) return entry.check(made.status());
   out = std::move(made).value();
+  return HS_OK;
+}
+
+hs_status to_hull(const Entry& entry, const hs_convex_hull& hull, ColliderShape& out) {
+  std::vector<Vec3f> points;
+  if (const hs_status s =
+          to_points(entry, hull.points, hull.point_count, "shape->data.convex_hull.points", "convex hull", points);
+      s != HS_OK) {
+    return s;
+  }
+  Result<ConvexHullf> made = ConvexHullf::make(points);
+  if (!made) return entry.check(made.status());
+  out = std::make_shared<const ConvexHullf>(std::move(made).value());
   return HS_OK;
 }
 
@@ -110,6 +137,7 @@ hs_status to_shape(const Entry& entry, const hs_shape& shape, ColliderShape& out
       return HS_OK;
     }
     case HS_SHAPE_CONVEX_POLYGON: return to_polygon(entry, shape.data.convex_polygon, out);
+    case HS_SHAPE_CONVEX_HULL: return to_hull(entry, shape.data.convex_hull, out);
     default:
       return entry.fail(HS_INVALID_ARGUMENT, "shape type %lld is not an hs_shape_type",
                         static_cast<long long>(raw_enum(shape.type)));
@@ -232,6 +260,10 @@ hs_shape hs_shape_default(hs_shape_type type) {
       shape.type = HS_SHAPE_CONVEX_POLYGON;
       shape.data.convex_polygon = {nullptr, 0};
       return shape;
+    case HS_SHAPE_CONVEX_HULL:
+      shape.type = HS_SHAPE_CONVEX_HULL;
+      shape.data.convex_hull = {nullptr, 0};
+      return shape;
     default: {
       const hitscan::Spheref s;
       shape.type = HS_SHAPE_SPHERE;
@@ -256,6 +288,11 @@ hs_capsule_sweep hs_capsule_sweep_default(void) {
   const hitscan::CapsuleSweep s;
   return {{to_hs_vec3(s.capsule.a), to_hs_vec3(s.capsule.b), s.capsule.radius}, to_hs_vec3(s.direction),
           s.max_distance};
+}
+
+hs_box_sweep hs_box_sweep_default(void) {
+  const hitscan::BoxSweep s;
+  return {hs_shape_default(HS_SHAPE_BOX).data.box, to_hs_vec3(s.direction), s.max_distance};
 }
 
 hs_overlap_hit hs_overlap_hit_default(void) {

@@ -17,7 +17,7 @@ hs_status to_rotation(const Entry& entry, const hs_quat& q, const char* what, Qu
 /// what each shape can take.
 hs_status to_transform(const Entry& entry, const hs_transform* transform, Transformf& out);
 
-/// An analytic shape; fails for an unknown type, a non-finite value or an invalid polygon.
+/// An analytic shape; fails for an unknown type, a non-finite value or an invalid polygon or hull.
 hs_status to_shape(const Entry& entry, const hs_shape& shape, ColliderShape& out);
 
 /// Query options; null stands for the defaults. A C filter is called through `bridge`, which must
@@ -42,6 +42,7 @@ inline SphereSweep to_sweep(const hs_sphere_sweep& s) {
 inline CapsuleSweep to_sweep(const hs_capsule_sweep& s) {
   return {to_capsule(s.capsule), to_vec3(s.direction), s.max_distance};
 }
+inline BoxSweep to_sweep(const hs_box_sweep& s) { return {to_query_box(s.box), to_vec3(s.direction), s.max_distance}; }
 hs_overlap_hit to_hs_overlap_hit(const OverlapHit& hit);
 
 }  // namespace hitscan::capi

@@ -1,5 +1,5 @@
-// Sweeps: hs_sphere_cast, hs_capsule_cast and hs_sphere_cast_batch, each a validated call of the
-// Scene query it names.
+// Sweeps: hs_sphere_cast, hs_capsule_cast, hs_box_cast and hs_sphere_cast_batch, each a validated
+// call of the Scene query it names.
 
 #include <span>
 
@@ -45,6 +45,14 @@ hs_status hs_capsule_cast(const hs_scene* scene, const hs_capsule_sweep* sweep, 
   return cast(Entry{__func__}, scene, sweep, options, out_hit,
               [](const hitscan::Scene& s, const hitscan::CapsuleSweep& w, const hitscan::QueryOptions& o) {
                 return s.capsule_cast(w, o);
+              });
+}
+
+hs_status hs_box_cast(const hs_scene* scene, const hs_box_sweep* sweep, const hs_query_options* options,
+                      hs_hit* out_hit) {
+  return cast(Entry{__func__}, scene, sweep, options, out_hit,
+              [](const hitscan::Scene& s, const hitscan::BoxSweep& w, const hitscan::QueryOptions& o) {
+                return s.box_cast(w, o);
               });
 }
 

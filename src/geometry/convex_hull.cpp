@@ -12,6 +12,7 @@
 
 #include <cmath>
 #include <string>
+#include <utility>
 #include <unordered_map>
 
 #include "quadric.hpp"
@@ -234,6 +235,29 @@ Result<ConvexHull<T>> ConvexHull<T>::make(std::span<const Vec3<T>> points) {
   }
   hull.interior_ = vec3_cast<T>(sum / static_cast<double>(hull.vertices_.size()));
   return hull;
+}
+
+template <Real T>
+ConvexHull<T> ConvexHull<T>::transformed(const Transform<T>& transform) const {
+  ConvexHull out;
+  out.vertices_.reserve(vertices_.size());
+  for (const Vec3<T>& v : vertices_) {
+    out.vertices_.push_back(transform.apply_point(v));
+    out.bounds_.grow(out.vertices_.back());
+  }
+  out.faces_ = faces_;
+  const bool mirrored = transform.scale.x * transform.scale.y * transform.scale.z < T(0);
+  out.planes_.reserve(faces_.size());
+  for (auto& f : out.faces_) {
+    if (mirrored) std::swap(f[1], f[2]);
+    const V a = vec3_cast<double>(out.vertices_[f[0]]), b = vec3_cast<double>(out.vertices_[f[1]]),
+            c = vec3_cast<double>(out.vertices_[f[2]]);
+    const V normal = normalize(cross(b - a, c - a));
+    out.planes_.push_back(Plane<T>{vec3_cast<T>(normal), static_cast<T>(dot(normal, a))});
+  }
+  // An affine map keeps the mean of the vertices their mean.
+  out.interior_ = transform.apply_point(interior_);
+  return out;
 }
 
 template <Real T>

@@ -3,6 +3,7 @@
 #include <bit>
 #include <cmath>
 
+#include "../geometry/gjk_distance.hpp"
 #include "hitscan/geometry/shape_size.hpp"
 #include "mesh_bvh_data.hpp"
 
@@ -32,29 +33,13 @@ bool better(const SweepHitf& candidate, std::uint32_t triangle, const MeshSweepH
   return triangle < best.triangle;
 }
 
-template <class Shape>
-MeshSweepHit sweep(const Shape& moving, Vec3f direction, float max_distance, const MeshBvh& mesh,
-                   ContactTolerancef tol) {
+// Walks the tree nearest first with the box (center, half) moved as center + s * direction over
+// s in [0, max_distance], and runs cast(local triangle, limit) on each triangle of each leaf it
+// reaches, limit the best distance so far; the best hit in the header's order.
+template <class Cast>
+MeshSweepHit walk(const MeshBvh::Data& tree, Vec3f center, Vec3f half, Vec3f direction, float max_distance,
+                  Cast&& cast) {
   MeshSweepHit best;
-  const MeshBvh::Data* tree = mesh.data();
-  if (!tree || tree->nodes.empty() || !(max_distance >= 0.0f) || !is_finite(direction)) return best;
-  Vec3f center, half;
-  box_of(moving, center, half);
-  if (!is_finite(center) || !is_finite(half) || !(min_component(half) >= 0.0f)) return best;
-
-  // The node boxes are grown by the shape's half extents and by what the triangle kernel's
-  // tolerance and the rounding of the boxes and of the slab products can reach, so that the box
-  // test never culls a triangle the kernel would meet.
-  const Aabbf mesh_bounds = mesh.mesh().bounds();
-  const float mesh_size = mesh_bounds.is_valid() ? 0.5f * length(mesh_bounds.extent()) : 0.0f;
-  const float size = size_of(moving);
-  const float coordinates =
-      max(max_component(abs(center)), mesh_bounds.is_valid() ? max(max_component(abs(mesh_bounds.min)),
-                                                                    max_component(abs(mesh_bounds.max)))
-                                                              : 0.0f);
-  const float slack = tol.at_size(max(size, mesh_size)) + 64 * kEpsilon<float> * (coordinates + size);
-  half += Vec3f{slack, slack, slack};
-
   // A direction component of zero becomes a tiny one, so that the slab products stay finite
   // (0 * inf would be NaN); the slabs it makes are wide beyond any coordinate.
   using F = simd::Float8;
@@ -81,13 +66,12 @@ MeshSweepHit sweep(const Shape& moving, Vec3f direction, float max_distance, con
     if (entry.t > limit) continue;  // the limit shrank since it was pushed
     if (entry.count != 0) {
       for (std::uint32_t p = entry.first; p < entry.first + entry.count; ++p) {
-        const LeafPack& pack = tree->packs[p];
+        const LeafPack& pack = tree.packs[p];
         for (int lane = 0; lane < 4; ++lane) {
           if (pack.ids[lane] == kNoTriangle) continue;
           // One ulp beyond the best distance, so that a triangle met at that same distance is
           // still found (ties go to the deeper start, then the lower index).
-          const SweepHitf h = cast(moving, direction, std::nextafter(limit, kInfinity<float>),
-                                   lane_triangle(pack.triangles, lane), tol);
+          const SweepHitf h = cast(lane_triangle(pack.triangles, lane), std::nextafter(limit, kInfinity<float>));
           if (h.hit && h.distance > limit) continue;
           if (h.hit && better(h, pack.ids[lane], best)) {
             best = {pack.ids[lane], h};
@@ -97,7 +81,7 @@ MeshSweepHit sweep(const Shape& moving, Vec3f direction, float max_distance, con
       }
       continue;
     }
-    const bvh::WideNode& node = tree->nodes[entry.first];
+    const bvh::WideNode& node = tree.nodes[entry.first];
     const auto& b = node.bounds;
     const F lx = (b.min_x - hx - ox) * ix, ux = (b.max_x + hx - ox) * ix;
     const F ly = (b.min_y - hy - oy) * iy, uy = (b.max_y + hy - oy) * iy;
@@ -121,6 +105,45 @@ MeshSweepHit sweep(const Shape& moving, Vec3f direction, float max_distance, con
   return best;
 }
 
+// The largest coordinate magnitude of a box (0 for an empty one).
+float magnitude(const Aabbf& box) {
+  return box.is_valid() ? max(max_component(abs(box.min)), max_component(abs(box.max))) : 0.0f;
+}
+
+template <class Shape>
+MeshSweepHit sweep(const Shape& moving, Vec3f direction, float max_distance, const MeshBvh& mesh,
+                   ContactTolerancef tol) {
+  const MeshBvh::Data* tree = mesh.data();
+  if (!tree || tree->nodes.empty() || !(max_distance >= 0.0f) || !is_finite(direction)) return {};
+  Vec3f center, half;
+  box_of(moving, center, half);
+  if (!is_finite(center) || !is_finite(half) || !(min_component(half) >= 0.0f)) return {};
+
+  // The node boxes are grown by the shape's half extents and by what the triangle kernel's
+  // tolerance and the rounding of the boxes and of the slab products can reach, so that the box
+  // test never culls a triangle the kernel would meet.
+  const Aabbf mesh_bounds = mesh.mesh().bounds();
+  const float mesh_size = mesh_bounds.is_valid() ? 0.5f * length(mesh_bounds.extent()) : 0.0f;
+  const float size = size_of(moving);
+  const float coordinates = max(max_component(abs(center)), magnitude(mesh_bounds));
+  const float slack = tol.at_size(max(size, mesh_size)) + 64 * kEpsilon<float> * (coordinates + size);
+  half += Vec3f{slack, slack, slack};
+  return walk(*tree, center, half, direction, max_distance,
+              [&](const Trianglef& t, float limit) { return cast(moving, direction, limit, t, tol); });
+}
+
+// The world box of a mesh instance: its mesh's box, corner by corner.
+Aabbf world_box(const MeshInstance& mesh) {
+  const Aabbf local = mesh.bvh->mesh().bounds();
+  Aabbf box;
+  if (!local.is_valid()) return box;
+  for (int corner = 0; corner < 8; ++corner) {
+    box.grow(mesh.transform.apply_point({corner & 1 ? local.max.x : local.min.x, corner & 2 ? local.max.y : local.min.y,
+                                         corner & 4 ? local.max.z : local.min.z}));
+  }
+  return box;
+}
+
 }  // namespace
 
 MeshSweepHit sphere_cast(const Spheref& moving, Vec3f direction, float max_distance, const MeshBvh& mesh,
@@ -131,6 +154,47 @@ MeshSweepHit sphere_cast(const Spheref& moving, Vec3f direction, float max_dista
 MeshSweepHit capsule_cast(const Capsulef& moving, Vec3f direction, float max_distance, const MeshBvh& mesh,
                           ContactTolerancef tol) {
   return sweep(moving, direction, max_distance, mesh, tol);
+}
+
+MeshSweepHit convex_cast(const ConvexShapef& moving, Vec3f direction, float max_distance, const MeshInstance& mesh,
+                         ContactTolerancef tol) {
+  if (!mesh.bvh || !mesh.transform.is_invertible() || !(max_distance >= 0.0f) || !is_finite(direction)) return {};
+  const MeshBvh::Data* tree = mesh.bvh->data();
+  if (!tree || tree->nodes.empty()) return {};
+  const ConvexCore core = convex_core(moving);
+  if (!core.valid) return {};
+  // The shape's world box: its core's support along the axes, grown by its radius, by the
+  // tolerance and by the rounding of the boxes, the corners' transform and the slab products.
+  Aabbf box;
+  for (int k = 0; k < 3; ++k) {
+    Vec3<double> axis{};
+    axis[k] = 1.0;
+    box.max[k] = static_cast<float>(core.support.support(axis)[k] + core.radius);
+    box.min[k] = static_cast<float>(core.support.support(-axis)[k] - core.radius);
+  }
+  const Aabbf mesh_world = world_box(mesh);
+  const float mesh_size = mesh_world.is_valid() ? 0.5f * length(mesh_world.extent()) : 0.0f;
+  const float size = static_cast<float>(core.size);
+  const float slack = tol.at_size(max(size, mesh_size)) +
+                      64 * kEpsilon<float> * (max(magnitude(box), magnitude(mesh_world)) + size);
+  if (!is_finite(box.min) || !is_finite(box.max) || !std::isfinite(slack)) return {};
+  box = {box.min - Vec3f{slack, slack, slack}, box.max + Vec3f{slack, slack, slack}};
+  // Into the mesh's frame: the box's corners, and the direction as a vector, not normalised, so
+  // that the path's parameter stays the world distance (an affine map keeps a straight path one).
+  const Transformf& t = mesh.transform;
+  Aabbf local;
+  for (int corner = 0; corner < 8; ++corner) {
+    local.grow(t.inverse_point({corner & 1 ? box.max.x : box.min.x, corner & 2 ? box.max.y : box.min.y,
+                                corner & 4 ? box.max.z : box.min.z}));
+  }
+  const float rounding = 64 * kEpsilon<float> * magnitude(local);
+  const Vec3f half = local.extent() * 0.5f + Vec3f{rounding, rounding, rounding};
+  const Vec3f local_direction = t.inverse_vector(direction);
+  if (!is_finite(local.min) || !is_finite(local.max) || !is_finite(local_direction)) return {};
+  return walk(*tree, local.center(), half, local_direction, max_distance, [&](const Trianglef& l, float limit) {
+    const Trianglef world{t.apply_point(l.v0), t.apply_point(l.v1), t.apply_point(l.v2)};
+    return convex_cast(moving, direction, limit, world, tol);
+  });
 }
 
 }  // namespace hitscan

@@ -90,10 +90,31 @@ Status polygon_to_world(const ConvexPolygonf& polygon, const Transformf& transfo
   return Status::success();
 }
 
+// The hull carried to the world (ConvexHull::transformed: an affine map keeps its faces its
+// faces); the same hull, shared, under the identity.
+Status hull_to_world(const HullShape& hull, const Transformf& transform, WorldShape& out) {
+  if (!hull) return invalid("hull: the hull is null");
+  if (transform.is_identity()) {
+    out.emplace<WorldHull>(hull);
+    return Status::success();
+  }
+  ConvexHullf world = hull->transformed(transform);
+  bool usable = is_finite(world.bounds().min) && is_finite(world.bounds().max);
+  for (const Planef& plane : world.planes()) {
+    usable = usable && is_finite(plane.normal) && plane.normal != Vec3f{} && std::isfinite(plane.offset);
+  }
+  if (!usable) return invalid("hull: not finite once transformed");
+  out.emplace<WorldHull>(std::make_shared<const ConvexHullf>(std::move(world)));
+  return Status::success();
+}
+
 }  // namespace
 
 Status to_world(const ColliderShape& shape, const Transformf& transform, WorldShape& out) {
   if (!transform.is_invertible()) return invalid("the collider's transform is not invertible");
+  if (!(min_component(abs(transform.scale)) >= kMinColliderScale)) {
+    return invalid("the collider's transform scales an axis by less than 1e-15, beyond what float coordinates can invert");
+  }
   if (const auto* s = std::get_if<Spheref>(&shape)) return sphere_to_world(*s, transform, out);
   if (const auto* b = std::get_if<Obbf>(&shape)) return box_to_world(*b, transform, out);
   if (const auto* c = std::get_if<Capsulef>(&shape)) {
@@ -104,6 +125,7 @@ Status to_world(const ColliderShape& shape, const Transformf& transform, WorldSh
   }
   if (const auto* p = std::get_if<Planef>(&shape)) return plane_to_world(*p, transform, out);
   if (const auto* p = std::get_if<ConvexPolygonf>(&shape)) return polygon_to_world(*p, transform, out);
+  if (const auto* h = std::get_if<HullShape>(&shape)) return hull_to_world(*h, transform, out);
   const MeshShape& mesh = std::get<MeshShape>(shape);
   if (!mesh) return invalid("mesh: the mesh is null");
   out.emplace<WorldMesh>(WorldMesh{mesh, transform});
@@ -143,6 +165,7 @@ Aabbf world_bounds(const WorldShape& shape) {
     for (const Vec3f& v : p->vertices()) box.grow(v);
     return box;
   }
+  if (const auto* h = std::get_if<WorldHull>(&shape)) return (*h)->bounds();
   const WorldMesh& mesh = std::get<WorldMesh>(shape);
   const Aabbf local = mesh.bvh->mesh().bounds();
   if (!local.is_valid()) return box;
@@ -155,7 +178,8 @@ Aabbf world_bounds(const WorldShape& shape) {
 
 bool is_solid(const WorldShape& shape) {
   return std::holds_alternative<Spheref>(shape) || std::holds_alternative<Obbf>(shape) ||
-         std::holds_alternative<Capsulef>(shape) || std::holds_alternative<Cylinderf>(shape);
+         std::holds_alternative<Capsulef>(shape) || std::holds_alternative<Cylinderf>(shape) ||
+         std::holds_alternative<WorldHull>(shape);
 }
 
 }  // namespace hitscan

@@ -122,6 +122,7 @@ std::size_t Scene::commit() {
   std::unique_lock query_lock(s.query_mutex);
   if (s.committed.size() < s.slots.size()) s.committed.resize(s.slots.size());
   bool planes_changed = false;
+  std::size_t inserted = 0;
   for (const std::uint32_t slot : s.dirty_slots) {
     PendingSlot& p = s.slots[slot];
     p.dirty = false;
@@ -146,6 +147,7 @@ std::size_t Scene::commit() {
       if (!c) ++s.committed_count;
       c.emplace();
       c->proxy = unbounded ? bvh::kNullProxy : s.tree.insert(bounds, slot);
+      inserted += !unbounded;
     }
     c->shape = *p.world;
     const float pad = 64 * kEpsilon<float> * (max(max_component(abs(bounds.min)), max_component(abs(bounds.max))) +
@@ -155,6 +157,9 @@ std::size_t Scene::commit() {
     c->layer = p.desc.layer;
     c->user_id = p.desc.user_id;
   }
+  // A commit that (re)filled at least half the tree rebuilds it: a better tree than insertion
+  // grew, at a cost in proportion to the insertions. Moves never trigger it.
+  if (inserted > 0 && 2 * inserted >= s.tree.proxy_count()) s.tree.rebuild();
   const std::size_t applied = s.dirty_slots.size();
   s.dirty_slots.clear();
   if (planes_changed) {

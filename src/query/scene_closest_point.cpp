@@ -5,6 +5,7 @@
 #include <cmath>
 
 #include "hitscan/geometry/closest_point.hpp"
+#include "hitscan/geometry/convex_hull.hpp"
 #include "../geometry/cylinder_closest_point.hpp"
 #include "scene_state.hpp"
 
@@ -81,6 +82,35 @@ Vec3f closest_point_on_polygon(const ConvexPolygonf& polygon, Vec3f p) {
   return best;
 }
 
+// A hull's nearest surface point to p, exactly: from outside the nearest point of its triangles
+// (the face normal that of the triangle, among equally near ones the one facing p most); from
+// inside the projection on the nearest face plane, which lies on that face (any plane nearer the
+// projection than its own would be nearer p).
+SurfacePoint hull_closest(const ConvexHullf& hull, Vec3f p, bool solid) {
+  const auto planes = hull.planes();
+  std::size_t nearest_plane = 0;
+  float height = -kInfinity<float>;
+  for (std::size_t i = 0; i < planes.size(); ++i) {
+    const float h = dot(planes[i].normal, p) - planes[i].offset;
+    if (h > height) height = h, nearest_plane = i;
+  }
+  const Vec3f n = planes[nearest_plane].normal;
+  if (height <= 0.0f) return {solid ? p : p - n * height, n, solid};
+  const auto v = hull.vertices();
+  SurfacePoint best;
+  float best_d2 = kInfinity<float>, best_facing = -kInfinity<float>;
+  for (std::size_t i = 0; i < planes.size(); ++i) {
+    const auto& f = hull.faces()[i];
+    const Vec3f q = closest_point_on_triangle(Trianglef{v[f[0]], v[f[1]], v[f[2]]}, p).point;
+    const float d2 = dot(p - q, p - q), facing = dot(planes[i].normal, p - q);
+    if (d2 < best_d2 || (d2 == best_d2 && facing > best_facing)) {
+      best_d2 = d2, best_facing = facing;
+      best = {q, planes[i].normal};
+    }
+  }
+  return best;
+}
+
 // The collider's nearest surface point to p within `limit`, following options.solid.
 bool collider_closest(const CommittedCollider& c, Vec3f p, float limit, bool solid, SurfacePoint& out) {
   const WorldShape& shape = c.shape;
@@ -97,6 +127,10 @@ bool collider_closest(const CommittedCollider& c, Vec3f p, float limit, bool sol
   }
   if (const auto* polygon = std::get_if<ConvexPolygonf>(&shape)) {
     out = {closest_point_on_polygon(*polygon, p), polygon->normal()};
+    return true;
+  }
+  if (const auto* hull = std::get_if<WorldHull>(&shape)) {
+    out = hull_closest(**hull, p, solid);
     return true;
   }
   SolidClosestPoint<float> solid_point;

@@ -13,6 +13,7 @@
 #include "hitscan/geometry/contact_round.hpp"
 #include "hitscan/geometry/contact_sphere_box.hpp"
 #include "hitscan/geometry/contact_triangle.hpp"
+#include "hitscan/geometry/gjk_epa.hpp"
 #include "hitscan/geometry/shape_size.hpp"
 #include "hitscan/mesh/mesh_contact.hpp"
 #include "scene_state.hpp"
@@ -171,6 +172,17 @@ bool cylinder_pair(const Q& q, const Cylinderf& c, bool want_contact, Contactf& 
   return true;
 }
 
+// A convex hull: GJK's distance for the touch alone, EPA's contact (geometry/gjk_epa.hpp).
+template <class Q>
+bool hull_pair(const Q& q, const ConvexHullf& hull, bool want_contact, Contactf& out) {
+  if (want_contact) {
+    out = penetration(q, hull, kTolerance);
+    return out.touching;
+  }
+  const ConvexDistance<float> d = gjk_distance(q, hull);
+  return d.overlapping || d.distance <= kTolerance.at_size(max(size_of(q), size_of(hull)));
+}
+
 // The query shape in a mesh's frame under a uniform positive scale s (x_local = Rᵀ (x - t) / s).
 Spheref to_local(const Spheref& q, const Transformf& t, float s) { return {t.inverse_point(q.center), q.radius / s}; }
 Capsulef to_local(const Capsulef& q, const Transformf& t, float s) {
@@ -228,6 +240,7 @@ bool test_collider(const Q& q, const Aabbf& query_box, const CommittedCollider& 
   else if (const auto* p = std::get_if<Planef>(&c.shape)) touching = plane_pair(q, *p, want_contact, out);
   else if (const auto* g = std::get_if<ConvexPolygonf>(&c.shape)) touching = polygon_pair(q, *g, want_contact, out);
   else if (const auto* m = std::get_if<WorldMesh>(&c.shape)) touching = mesh_pair(q, query_box, *m, want_contact, out, hit.primitive);
+  else if (const auto* h = std::get_if<WorldHull>(&c.shape)) touching = hull_pair(q, **h, want_contact, out);
   else {
     const Cylinderf& cylinder = std::get<Cylinderf>(c.shape);
     if (!(length(cylinder.b - cylinder.a) > 0.0f)) return false;

@@ -1,12 +1,15 @@
-// Scene: sphere_cast, capsule_cast, their all-hits forms and the sphere cast batch. The moving
-// shape's box, moved along the path, walks the top-level tree nearest first; each collider it
-// reaches goes through the sweep kernel of its shape (geometry/sweep.hpp) or its mesh's BVH
+// Scene: sphere_cast, capsule_cast, box_cast, convex_cast, their all-hits forms and the sphere
+// cast batch. The moving shape's box, moved along the path, walks the top-level tree nearest
+// first; each collider it reaches goes through the sweep kernel of its shape (geometry/sweep.hpp;
+// gjk_epa.hpp's convex_cast for hulls, and for moving boxes and hulls) or its mesh's BVH
 // (mesh/mesh_sweep.hpp).
 
 #include <algorithm>
 #include <cmath>
 #include <string>
+#include <type_traits>
 
+#include "hitscan/geometry/gjk_epa.hpp"
 #include "hitscan/geometry/shape_size.hpp"
 #include "hitscan/geometry/sweep.hpp"
 #include "hitscan/mesh/mesh_sweep.hpp"
@@ -25,8 +28,20 @@ struct Path {
   float limit;
 };
 
+// A convex_cast's hull as a moving shape: in the world, owned by the caller.
+struct MovingHull {
+  const ConvexHullf* hull = nullptr;
+};
+Aabbf bounds_of(const MovingHull& h) { return h.hull->bounds(); }
+float size_of(const MovingHull& h) { return size_of(*h.hull); }
+
 bool valid(const Spheref& s) { return is_finite(s.center) && s.radius >= 0.0f && std::isfinite(s.radius); }
 bool valid(const Capsulef& c) { return is_finite(c.a) && is_finite(c.b) && c.radius >= 0.0f && std::isfinite(c.radius); }
+bool valid(const Obbf& b) {
+  return is_finite(b.center) && is_finite(b.half_extents) && min_component(b.half_extents) >= 0.0f &&
+         is_finite(b.rotation.col[0]) && is_finite(b.rotation.col[1]) && is_finite(b.rotation.col[2]);
+}
+bool valid(const MovingHull& h) { return h.hull != nullptr; }
 
 template <class Shape>
 bool prepare(const Shape& shape, Vec3f direction, float max_distance, const QueryOptions& options, Path<Shape>& out) {
@@ -54,6 +69,91 @@ template <class Target>
 SweepHitf kernel(const Capsulef& c, Vec3f d, float limit, const Target& t, ContactTolerancef tol = kTolerance) {
   return capsule_cast(c, d, limit, t, tol);
 }
+// Spheres and capsules against hulls: convex_cast.
+SweepHitf kernel(const Spheref& s, Vec3f d, float limit, const WorldHull& t, ContactTolerancef tol = kTolerance) {
+  return convex_cast(s, d, limit, *t, tol);
+}
+SweepHitf kernel(const Capsulef& c, Vec3f d, float limit, const WorldHull& t, ContactTolerancef tol = kTolerance) {
+  return convex_cast(c, d, limit, *t, tol);
+}
+
+// Boxes and hulls as gjk_epa.hpp's shapes.
+ConvexShapef convex(const Obbf& b) { return b; }
+ConvexShapef convex(const MovingHull& h) { return *h.hull; }
+template <class Target>
+const Target& convex_target(const Target& t) { return t; }
+const ConvexHullf& convex_target(const WorldHull& t) { return *t; }
+
+// The extent [low, high] of a box or a hull along unit n, and its point furthest along -n.
+// A box's lowest point is the middle of a face or an edge that lies flat across n.
+void extent_along(const Obbf& b, Vec3f n, float& low, float& high, Vec3f& lowest) {
+  const float flat = kTolerance.at_size(size_of(b));
+  float reach = 0.0f;
+  lowest = b.center;
+  for (int i = 0; i < 3; ++i) {
+    const float along = dot(n, b.rotation.col[i]) * b.half_extents[i];
+    reach += std::abs(along);
+    if (std::abs(along) > flat) lowest = lowest - b.rotation.col[i] * (along < 0.0f ? -b.half_extents[i] : b.half_extents[i]);
+  }
+  low = dot(n, b.center) - reach, high = dot(n, b.center) + reach;
+}
+void extent_along(const MovingHull& h, Vec3f n, float& low, float& high, Vec3f& lowest) {
+  lowest = h.hull->support(-n);
+  low = dot(n, lowest), high = dot(n, h.hull->support(n));
+}
+
+// A box or a hull against a plane (a two-sided surface), exactly: its extent along the normal
+// moves linearly along the path. Within the tolerance of the plane or across it at the start: the
+// contact of the overlap queries, normal towards the side of the extent's middle, depth how far
+// it must move along it to clear the plane. Else its lowest point on that side meets it first.
+template <class Shape>
+SweepHitf plane_cast(const Shape& q, Vec3f d, float limit, const Planef& plane, ContactTolerancef tol) {
+  SweepHitf hit;
+  const float scale = length(plane.normal);
+  if (!(scale > 0.0f)) return hit;
+  const Vec3f n = plane.normal / scale;
+  const float offset = plane.offset / scale;
+  float low, high;
+  Vec3f lowest;  // its point nearest the plane on the side of its middle
+  extent_along(q, n, low, high, lowest);
+  const bool front = low + high >= 2.0f * offset;
+  const Vec3f normal = front ? n : -n;
+  const float gap = front ? low - offset : offset - high;
+  if (!front) extent_along(q, normal, low, high, lowest);
+  auto on_plane = [&](Vec3f p) { return p - n * (dot(n, p) - offset); };
+  hit.normal = normal;
+  if (gap <= tol.at_size(size_of(q))) {
+    hit.hit = hit.started_in_contact = true;
+    hit.distance = 0.0f;
+    hit.depth = max(-gap, 0.0f);
+    hit.point = on_plane(lowest);
+    return hit;
+  }
+  const float approach = -dot(normal, d);
+  if (!(approach > 0.0f)) return {};
+  const float s = gap / approach;
+  if (!(s <= limit)) return {};
+  hit.hit = true;
+  hit.distance = s;
+  hit.point = on_plane(lowest + d * s);
+  return hit;
+}
+
+template <class Target>
+SweepHitf kernel(const Obbf& b, Vec3f d, float limit, const Target& t, ContactTolerancef tol = kTolerance) {
+  return convex_cast(convex(b), d, limit, convex_target(t), tol);
+}
+template <class Target>
+SweepHitf kernel(const MovingHull& h, Vec3f d, float limit, const Target& t, ContactTolerancef tol = kTolerance) {
+  return convex_cast(convex(h), d, limit, convex_target(t), tol);
+}
+SweepHitf kernel(const Obbf& b, Vec3f d, float limit, const Planef& p, ContactTolerancef tol = kTolerance) {
+  return plane_cast(b, d, limit, p, tol);
+}
+SweepHitf kernel(const MovingHull& h, Vec3f d, float limit, const Planef& p, ContactTolerancef tol = kTolerance) {
+  return plane_cast(h, d, limit, p, tol);
+}
+
 MeshSweepHit mesh_kernel(const Spheref& s, Vec3f d, float limit, const MeshBvh& m, ContactTolerancef tol) {
   return sphere_cast(s, d, limit, m, tol);
 }
@@ -154,12 +254,32 @@ bool mesh_sweep(const Path<Shape>& path, const CommittedCollider& c, const World
   return found;
 }
 
+// A box or a hull against a mesh: its triangles carried to the world (mesh/mesh_sweep.hpp), under
+// any transform.
+template <class Shape>
+bool convex_mesh_sweep(const Path<Shape>& path, const CommittedCollider& c, const WorldMesh& mesh, float limit,
+                       QueryHit& out) {
+  const MeshSweepHit m = convex_cast(convex(path.shape), path.direction, limit, mesh, kTolerance);
+  if (!m) return false;
+  const Transformf& t = mesh.transform;
+  const Trianglef local = mesh.bvh->mesh().triangle(m.triangle);
+  out = make_hit(c, m.sweep, t.apply_normal(triangle_normal(local)));
+  finish_mesh_hit(out, local, m.triangle, t.inverse_point(m.sweep.point), out.face_normal);
+  return true;
+}
+
 // The sweep against one collider within `limit`; fills `out` when it meets it.
 template <class Shape>
 bool sweep_collider(const Path<Shape>& path, const CommittedCollider& c, float limit, QueryHit& out) {
   const Shape& q = path.shape;
   const Vec3f d = path.direction;
-  if (const auto* m = std::get_if<WorldMesh>(&c.shape)) return mesh_sweep(path, c, *m, limit, out);
+  if (const auto* m = std::get_if<WorldMesh>(&c.shape)) {
+    if constexpr (std::is_same_v<Shape, Spheref> || std::is_same_v<Shape, Capsulef>) {
+      return mesh_sweep(path, c, *m, limit, out);
+    } else {
+      return convex_mesh_sweep(path, c, *m, limit, out);
+    }
+  }
   SweepHitf h;
   Vec3f face_normal{};
   if (const auto* s = std::get_if<Spheref>(&c.shape)) h = kernel(q, d, limit, *s);
@@ -167,6 +287,7 @@ bool sweep_collider(const Path<Shape>& path, const CommittedCollider& c, float l
   else if (const auto* k = std::get_if<Capsulef>(&c.shape)) h = kernel(q, d, limit, *k);
   else if (const auto* y = std::get_if<Cylinderf>(&c.shape)) h = kernel(q, d, limit, *y);
   else if (const auto* p = std::get_if<Planef>(&c.shape)) h = kernel(q, d, limit, *p), face_normal = p->normal;
+  else if (const auto* x = std::get_if<WorldHull>(&c.shape)) h = kernel(q, d, limit, *x);
   else {
     const ConvexPolygonf& g = std::get<ConvexPolygonf>(c.shape);
     h = kernel(q, d, limit, g);
@@ -245,42 +366,66 @@ std::size_t all(const Scene::State& s, const Path<Shape>& path, std::vector<Quer
   return out.size();
 }
 
+// The nearest hit of a sweep, or a miss for one that can hit nothing.
+template <class Shape>
+QueryHit cast_nearest(const Scene::State& s, const Shape& shape, Vec3f direction, float max_distance,
+                      const QueryOptions& options, QueryStats* stats) {
+  Path<Shape> path;
+  if (!prepare(shape, direction, max_distance, options, path)) return {};
+  std::shared_lock lock(s.query_mutex);
+  return nearest(s, path, options, stats);
+}
+
+// Every hit of a sweep into `out` (cleared first).
+template <class Shape>
+std::size_t cast_all(const Scene::State& s, const Shape& shape, Vec3f direction, float max_distance,
+                     std::vector<QueryHit>& out, const QueryOptions& options, QueryStats* stats) {
+  Path<Shape> path;
+  if (!prepare(shape, direction, max_distance, options, path)) {
+    out.clear();
+    return 0;
+  }
+  return all(s, path, out, options, stats);
+}
+
 constexpr std::size_t kBatchGrain = 64;  // sweeps per chunk handed to a thread
 
 }  // namespace
 
 QueryHit Scene::sphere_cast(const SphereSweep& sweep, const QueryOptions& options, QueryStats* stats) const {
-  Path<Spheref> path;
-  if (!prepare(sweep.sphere, sweep.direction, sweep.max_distance, options, path)) return {};
-  std::shared_lock lock(state_->query_mutex);
-  return nearest(*state_, path, options, stats);
+  return cast_nearest(*state_, sweep.sphere, sweep.direction, sweep.max_distance, options, stats);
 }
 
 QueryHit Scene::capsule_cast(const CapsuleSweep& sweep, const QueryOptions& options, QueryStats* stats) const {
-  Path<Capsulef> path;
-  if (!prepare(sweep.capsule, sweep.direction, sweep.max_distance, options, path)) return {};
-  std::shared_lock lock(state_->query_mutex);
-  return nearest(*state_, path, options, stats);
+  return cast_nearest(*state_, sweep.capsule, sweep.direction, sweep.max_distance, options, stats);
+}
+
+QueryHit Scene::box_cast(const BoxSweep& sweep, const QueryOptions& options, QueryStats* stats) const {
+  return cast_nearest(*state_, sweep.box, sweep.direction, sweep.max_distance, options, stats);
+}
+
+QueryHit Scene::convex_cast(const ConvexSweep& sweep, const QueryOptions& options, QueryStats* stats) const {
+  return cast_nearest(*state_, MovingHull{sweep.hull}, sweep.direction, sweep.max_distance, options, stats);
 }
 
 std::size_t Scene::sphere_cast_all(const SphereSweep& sweep, std::vector<QueryHit>& out, const QueryOptions& options,
                                    QueryStats* stats) const {
-  Path<Spheref> path;
-  if (!prepare(sweep.sphere, sweep.direction, sweep.max_distance, options, path)) {
-    out.clear();
-    return 0;
-  }
-  return all(*state_, path, out, options, stats);
+  return cast_all(*state_, sweep.sphere, sweep.direction, sweep.max_distance, out, options, stats);
 }
 
 std::size_t Scene::capsule_cast_all(const CapsuleSweep& sweep, std::vector<QueryHit>& out,
                                     const QueryOptions& options, QueryStats* stats) const {
-  Path<Capsulef> path;
-  if (!prepare(sweep.capsule, sweep.direction, sweep.max_distance, options, path)) {
-    out.clear();
-    return 0;
-  }
-  return all(*state_, path, out, options, stats);
+  return cast_all(*state_, sweep.capsule, sweep.direction, sweep.max_distance, out, options, stats);
+}
+
+std::size_t Scene::box_cast_all(const BoxSweep& sweep, std::vector<QueryHit>& out, const QueryOptions& options,
+                                QueryStats* stats) const {
+  return cast_all(*state_, sweep.box, sweep.direction, sweep.max_distance, out, options, stats);
+}
+
+std::size_t Scene::convex_cast_all(const ConvexSweep& sweep, std::vector<QueryHit>& out, const QueryOptions& options,
+                                   QueryStats* stats) const {
+  return cast_all(*state_, MovingHull{sweep.hull}, sweep.direction, sweep.max_distance, out, options, stats);
 }
 
 Status Scene::sphere_cast_batch(std::span<const SphereSweep> sweeps, std::span<QueryHit> hits,

@@ -4,11 +4,13 @@
 
 #include <gtest/gtest.h>
 
+#include <bit>
 #include <cmath>
 #include <limits>
 #include <random>
 #include <vector>
 
+#include "ar/ar_test_scenes.hpp"
 #include "hitscan/ar/occlusion.hpp"
 
 namespace hitscan {
@@ -127,6 +129,43 @@ TEST(RenderDepth, PixelsSeeingNothingOrBeyondTheDistanceLimitAreInfinite) {
   const PinholeCamera up = camera_of(small_intrinsics(), Quatf::from_axis_angle({1, 0, 0}, 3.14159265f));  // along +z: nothing there
   ASSERT_TRUE(render_depth(scene, up, map).ok());
   for (float d : map.depth) ASSERT_EQ(d, kInf);
+}
+
+TEST(RenderDepth, ANoisyChunkedStreetWithHolesIsOneRaycastPerPixelBitForBit) {
+  // Reconstruction chunks (noisy height fields with holes) beside analytic shapes, seen at an
+  // image size that leaves partial tiles on both edges and spans several batches of rows, on one
+  // thread and on two: every pixel is the per-pixel raycast's depth, bit for bit.
+  Scene scene;
+  for (int k = 0; k < 4; ++k) {
+    const double x0 = 4.0 * k;
+    add(scene, test::height_field([](double x, double y) { return 0.05 * std::sin(x) * std::cos(2 * y); }, x0, x0 + 4.0,
+                                  -3.0, 3.0, 40, 60, 0.01f, unsigned(k + 1),
+                                  [](double x, double y) { return std::hypot(x - 6.0, y) < 0.4; }));
+  }
+  add(scene, Obbf{{9.0f, 1.5f, 0.5f}, {0.5f, 0.5f, 0.5f}, Mat3f{}});
+  add(scene, Spheref{{5.0f, -1.0f, 0.4f}, 0.4f});
+  scene.commit();
+  const Quatf rotation = look_rotation({1.0f, 0.1f, -0.35f}, {0, 0, 1}).value();
+  const PinholeCamera camera = camera_of({120, 120, 101.5f, 38.5f, 203, 77}, rotation, {-0.5f, 0.2f, 1.2f});
+  SerialExecutor serial;
+  ThreadPool two(2);
+  for (Executor* executor : {static_cast<Executor*>(&serial), static_cast<Executor*>(&two)}) {
+    DepthMap map;
+    ASSERT_TRUE(render_depth(scene, camera, map, {}, executor).ok());
+    ASSERT_EQ(map.depth.size(), 203u * 77u);
+    int finite = 0;
+    for (int j = 0; j < 77; ++j) {
+      for (int i = 0; i < 203; ++i) {
+        const QueryRay ray = camera.ray_through_pixel(float(i) + 0.5f, float(j) + 0.5f);
+        const QueryHit hit = scene.raycast(ray);
+        const float expected = hit.hit ? hit.distance * dot(ray.direction, camera.forward()) : kInf;
+        const float got = map.depth[std::size_t(j) * 203 + std::size_t(i)];
+        ASSERT_EQ(std::bit_cast<std::uint32_t>(got), std::bit_cast<std::uint32_t>(expected)) << i << ", " << j;
+        finite += std::isfinite(got);
+      }
+    }
+    EXPECT_GT(finite, 203 * 77 / 2);
+  }
 }
 
 TEST(DepthMapView, ACallerArrayInMillimetresWithPaddedRowsReadsAsTheRenderedMap) {

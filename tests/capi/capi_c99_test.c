@@ -73,6 +73,8 @@ static void test_defaults(void) {
   const hs_overlap_hit nothing = hs_overlap_hit_default();
   const hs_sphere_sweep sphere_sweep = hs_sphere_sweep_default();
   const hs_capsule_sweep capsule_sweep = hs_capsule_sweep_default();
+  const hs_box_sweep box_sweep = hs_box_sweep_default();
+  const hs_shape hull = hs_shape_default(HS_SHAPE_CONVEX_HULL);
   CHECK(t.rotation.w == 1 && t.rotation.x == 0 && t.scale.x == 1 && t.scale.z == 1 && t.translation.y == 0);
   CHECK(r.direction.z == 1 && isinf(r.max_distance));
   CHECK(!h.hit && isinf(h.distance) && h.collider == HS_NO_COLLIDER && h.primitive == HS_NO_PRIMITIVE && h.depth == 0);
@@ -83,6 +85,9 @@ static void test_defaults(void) {
   CHECK(nothing.collider == HS_NO_COLLIDER && nothing.primitive == HS_NO_PRIMITIVE && !nothing.has_contact);
   CHECK(sphere_sweep.sphere.radius == 1 && sphere_sweep.direction.z == 1 && isinf(sphere_sweep.max_distance));
   CHECK(capsule_sweep.capsule.b.z == 1 && capsule_sweep.direction.z == 1 && isinf(capsule_sweep.max_distance));
+  CHECK(box_sweep.box.half_extents.x == 1 && box_sweep.box.rotation.w == 1 && box_sweep.direction.z == 1 &&
+        isinf(box_sweep.max_distance));
+  CHECK(hull.type == HS_SHAPE_CONVEX_HULL && hull.data.convex_hull.points == NULL && hull.data.convex_hull.point_count == 0);
   CHECK(hs_shape_default((hs_shape_type)99).type == HS_SHAPE_SPHERE);
   CHECK(strcmp(hs_status_name(HS_NOT_FOUND), "HS_NOT_FOUND") == 0);
   CHECK(strcmp(hs_status_name((hs_status)99), "HS_UNKNOWN") == 0);
@@ -286,8 +291,12 @@ static void test_sweeps(void) {
   const hs_shape box = hs_shape_default(HS_SHAPE_BOX);
   hs_sphere_sweep sweeps[2];
   hs_capsule_sweep capsule = hs_capsule_sweep_default();
+  hs_box_sweep falling_box = hs_box_sweep_default();
+  hs_shape hull = hs_shape_default(HS_SHAPE_CONVEX_HULL);
+  const hs_vec3 tetrahedron[4] = {{0, 0, 0}, {1, 0, 0}, {0, 1, 0}, {0, 0, 1}};
+  hs_transform beside = hs_transform_default();
   hs_hit hit, batch[2];
-  uint32_t box_id;
+  uint32_t box_id, hull_id;
 
   CHECK_OK(hs_scene_create(&scene));
   CHECK_OK(hs_scene_add_shape(scene, &box, NULL, 0, 1, &box_id));
@@ -321,6 +330,29 @@ static void test_sweeps(void) {
   capsule.direction = vec3(0, 0, -1);
   CHECK_OK(hs_capsule_cast(scene, &capsule, NULL, &hit));
   CHECK(hit.hit && hit.collider == box_id && near(hit.distance, 2.5f));
+
+  /* A box of half extent 0.5 from 5 up, falling: its bottom meets the top face after 3.5. */
+  falling_box.box.center = vec3(0, 0, 5);
+  falling_box.box.half_extents = vec3(0.5f, 0.5f, 0.5f);
+  falling_box.direction = vec3(0, 0, -1);
+  CHECK_OK(hs_box_cast(scene, &falling_box, NULL, &hit));
+  CHECK(hit.hit && hit.collider == box_id && near(hit.distance, 3.5f) && near(hit.normal.z, 1) && hit.flags == 0);
+
+  /* A tetrahedron hull 10 along +x, met by the box moving along +x from 3: its face x = 10 after
+   * 6.5. */
+  hull.data.convex_hull.points = tetrahedron;
+  hull.data.convex_hull.point_count = 4;
+  beside.translation = vec3(10, 0, 0);
+  CHECK_OK(hs_scene_add_shape(scene, &hull, &beside, 0, 2, &hull_id));
+  CHECK_OK(hs_scene_commit(scene));
+  falling_box.box.center = vec3(3, 0.25f, 0.25f);
+  falling_box.box.half_extents = vec3(0.5f, 0.1f, 0.1f);
+  falling_box.direction = vec3(1, 0, 0);
+  CHECK_OK(hs_box_cast(scene, &falling_box, NULL, &hit));
+  CHECK(hit.hit && hit.collider == hull_id && near(hit.distance, 6.5f) && near(hit.normal.x, -1));
+  hull.data.convex_hull.point_count = 3; /* too few */
+  CHECK(hs_scene_add_shape(scene, &hull, NULL, 0, 2, &hull_id) == HS_INVALID_ARGUMENT && hull_id == HS_NO_COLLIDER);
+  CHECK(hs_box_cast(scene, NULL, NULL, &hit) == HS_INVALID_ARGUMENT && !hit.hit);
 
   /* A zero direction misses; a null sweep is an error. */
   capsule.direction = vec3(0, 0, 0);

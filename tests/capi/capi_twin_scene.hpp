@@ -33,7 +33,8 @@ inline hs_quat to_c(const Quatf& q) {
 }
 inline hs_transform to_c(const Transformf& t) { return {to_c(t.rotation), to_c(t.translation), to_c(t.scale)}; }
 
-// The C form of an analytic shape; a polygon's vertices go to `storage`, which must outlive the use.
+// The C form of an analytic shape; a polygon's vertices (a hull's) go to `storage`, which must
+// outlive the use.
 inline hs_shape to_c(const ColliderShape& shape, std::vector<hs_vec3>& storage) {
   hs_shape c{};
   if (const auto* s = std::get_if<Spheref>(&shape)) {
@@ -52,6 +53,11 @@ inline hs_shape to_c(const ColliderShape& shape, std::vector<hs_vec3>& storage) 
   } else if (const auto* p = std::get_if<Planef>(&shape)) {
     c.type = HS_SHAPE_PLANE;
     c.data.plane = {to_c(p->normal), p->offset};
+  } else if (const auto* h = std::get_if<HullShape>(&shape)) {
+    storage.clear();
+    for (const Vec3f& v : (*h)->vertices()) storage.push_back(to_c(v));
+    c.type = HS_SHAPE_CONVEX_HULL;
+    c.data.convex_hull = {storage.data(), storage.size()};
   } else {
     const ConvexPolygonf& polygon = std::get<ConvexPolygonf>(shape);
     storage.clear();

@@ -107,6 +107,26 @@ TYPED_TEST(ConvexHullTyped, RandomPointsInBallMatchTheDefinition) {
   }
 }
 
+TYPED_TEST(ConvexHullTyped, TransformedHullIsTheHullOfTheTransformedCloud) {
+  using T = TypeParam;
+  Rng rng(17);
+  for (int trial = 0; trial < 30; ++trial) {
+    std::vector<Vec3<T>> points;
+    for (int i = 0; i < 60; ++i) points.push_back(from_double<T>(rng.in_ball(2.0)));
+    const ConvexHull<T> hull = ConvexHull<T>::make(points).value();
+    // Non-uniform scale, a mirror every other trial, any rotation and a translation.
+    const Vec3d axis = rng.unit_vector();
+    Transform<T> t{Quat<T>::from_axis_angle(from_double<T>(axis), T(rng.uniform(0, 6))), from_double<T>(rng.in_cube(50.0)),
+                   from_double<T>(Vec3d{rng.log_uniform(0.2, 5), rng.log_uniform(0.2, 5), rng.log_uniform(0.2, 5)})};
+    if (trial % 2 == 1) t.scale.y = -t.scale.y;
+    std::vector<Vec3<T>> moved;
+    for (const Vec3<T>& p : points) moved.push_back(t.apply_point(p));
+    const ConvexHull<T> carried = hull.transformed(t);
+    EXPECT_EQ(carried.vertices().size(), hull.vertices().size());
+    expect_hull_of(carried, moved, hull_tolerance<T>(200));
+  }
+}
+
 TYPED_TEST(ConvexHullTyped, PointsOnASphereAreAllVertices) {
   using T = TypeParam;
   Rng rng(13);

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <cstring>
 #include <map>
 #include <memory>
 #include <random>
@@ -94,6 +95,35 @@ inline Rayf random_ray(std::mt19937& gen, float extent) {
   if (u(gen) > 0.8f) r.tmin = std::abs(u(gen)) * 0.3f;
   if (u(gen) > 0.9f) r.dir[static_cast<int>((u(gen) + 1) * 1.49f)] = 0.0f;
   return r;
+}
+
+/// The rays of a width x height pinhole image from `eye` towards `target` (`field` wide at unit
+/// distance), unit directions, 8 x 8 pixel tile by tile as render_depth orders them: 64
+/// consecutive rays per tile, partial tiles at the right and bottom edges.
+inline std::vector<Rayf> camera_tile_rays(Vec3f eye, Vec3f target, float field, int width, int height) {
+  const Vec3f forward = normalize(target - eye);
+  const Vec3f right = normalize(cross(forward, std::abs(forward.z) < 0.9f ? Vec3f{0, 0, 1} : Vec3f{1, 0, 0}));
+  const Vec3f up = cross(right, forward);
+  std::vector<Rayf> rays;
+  for (int ty = 0; ty < height; ty += 8) {
+    for (int tx = 0; tx < width; tx += 8) {
+      for (int y = ty; y < std::min(height, ty + 8); ++y) {
+        for (int x = tx; x < std::min(width, tx + 8); ++x) {
+          const float sx = ((float(x) + 0.5f) / float(width) - 0.5f) * field;
+          const float sy = ((float(y) + 0.5f) / float(height) - 0.5f) * field;
+          rays.push_back({eye, normalize(forward + right * sx - up * sy)});
+        }
+      }
+    }
+  }
+  return rays;
+}
+
+/// Two mesh hits alike in every field, t to the bit.
+inline bool same_hit(const MeshHit& a, const MeshHit& b) {
+  return a.hit == b.hit && a.back_face == b.back_face && a.triangle == b.triangle &&
+         std::memcmp(&a.t, &b.t, sizeof a.t) == 0 && a.u == b.u && a.v == b.v && a.point == b.point &&
+         a.normal == b.normal && a.shading_normal == b.shading_normal;
 }
 
 }  // namespace hitscan::test

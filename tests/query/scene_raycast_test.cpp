@@ -365,13 +365,20 @@ TEST(SceneThreads, QueriesFromManyThreadsWhileAnotherEditsAndCommits) {
   EXPECT_EQ(mismatches, 0);
 }
 
-// Found by fuzz_capi: a capsule scaled by -6e-26 sits at the ray's origin; the kernel's normal
-// underflows to zero, and the hit must still carry unit normals (facing the ray).
-TEST(SceneRaycast, CapsuleScaledToNothingHitsWithUnitNormals) {
+// Found by fuzz_capi: a capsule scaled by -6e-26 sat at the ray's origin with a normal that
+// underflowed to zero, and a mesh scaled by 1e-30 gave contacts of infinite depth (its frame needs
+// coordinates of 1e30 and more). Scales below kMinColliderScale are now refused; one just above
+// it still hits with unit normals, facing the ray.
+TEST(SceneRaycast, ScalesBelowTheMinimumAreRefusedAndTinyOnesAboveItHitWithUnitNormals) {
   Scene scene;
   ColliderDesc d{Capsulef{{-15.5f, -11.25f, -7.5f}, {0, 11.25f, 11.25f}, 11.25f}};
   d.transform.translation = {11.25f, 11.25f, 11.25f};
   d.transform.scale = Vec3f{1, 1, 1} * -0x1.2b2b2ap-84f;
+  EXPECT_EQ(scene.add(d).status().code(), StatusCode::invalid_argument);
+  ColliderDesc mesh{std::make_shared<const MeshBvh>(MeshBvh::build(test::icosphere(1, 1.0f)).value())};
+  mesh.transform.scale = {1, 1e-30f, 1};
+  EXPECT_EQ(scene.add(mesh).status().code(), StatusCode::invalid_argument);
+  d.transform.scale = Vec3f{1, 1, 1} * (-2 * kMinColliderScale);
   ASSERT_TRUE(scene.add(d).ok());
   scene.commit();
   const QueryHit h = scene.raycast({{11.25f, 11.25f, 11.25f}, {11.25f, 10.25f, 11.25f}, 11.25f});

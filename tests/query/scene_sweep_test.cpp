@@ -40,7 +40,8 @@ std::optional<float> reference_sweep(const Q& q, Vec3f d, float limit, const Col
     }
   } else {
     std::visit([&](const auto& shape) {
-      if constexpr (!std::is_same_v<std::decay_t<decltype(shape)>, WorldMesh>) h = cast(q, d, limit, shape);
+      using S = std::decay_t<decltype(shape)>;
+      if constexpr (!std::is_same_v<S, WorldMesh> && !std::is_same_v<S, WorldHull>) h = cast(q, d, limit, shape);
     }, w);
   }
   if (!h.hit) return std::nullopt;

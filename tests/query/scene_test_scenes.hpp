@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <bit>
 #include <random>
 #include <vector>
 
@@ -132,6 +133,16 @@ inline float reference_distance(const ColliderDesc& d, const Rayf& ray) {
 inline QueryRay random_query_ray(std::mt19937& gen, float extent) {
   std::uniform_real_distribution<float> pos(-extent / 2, extent / 2), unit(-1, 1), length(0.1f, 10.0f);
   return {{pos(gen), pos(gen), pos(gen)}, Vec3f{unit(gen), unit(gen), unit(gen)} * length(gen)};
+}
+
+/// Two query hits alike in every field, floats to the bit.
+inline bool same_bits(float a, float b) { return std::bit_cast<std::uint32_t>(a) == std::bit_cast<std::uint32_t>(b); }
+inline bool same_bits(Vec3f a, Vec3f b) { return same_bits(a.x, b.x) && same_bits(a.y, b.y) && same_bits(a.z, b.z); }
+inline bool same_bits(const QueryHit& a, const QueryHit& b) {
+  return a.hit == b.hit && a.flags == b.flags && a.feature == b.feature && same_bits(a.distance, b.distance) &&
+         same_bits(a.point, b.point) && same_bits(a.normal, b.normal) && same_bits(a.face_normal, b.face_normal) &&
+         a.collider == b.collider && a.user_id == b.user_id && a.primitive == b.primitive && same_bits(a.u, b.u) &&
+         same_bits(a.v, b.v) && same_bits(a.depth, b.depth);
 }
 
 }  // namespace hitscan::test

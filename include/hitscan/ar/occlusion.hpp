@@ -34,8 +34,9 @@ struct DepthMap {
 };
 
 /// Renders the scene's depth as seen by `camera` into `out` (resized to width x height): per pixel,
-/// the nearest hit of the ray through the pixel's centre (Scene::raycast_batch over `executor`, the
-/// default pool when null, with `options`: layer mask, filter, faces, max_distance), converted from
+/// the nearest hit of the ray through the pixel's centre (Scene::raycast_coherent_batch, one packet
+/// per 8 x 8 pixel tile, over `executor`, the default pool when null, with `options`: layer mask,
+/// filter, faces, max_distance; the hit Scene::raycast gives for that ray), converted from
 /// distance along the ray to depth along the viewing axis; +inf where the ray hits nothing. A ray
 /// starting inside a solid (options.solid) gives depth 0. The camera is valid by construction
 /// (PinholeCamera::make), so this fails only as the batch does.

@@ -1,7 +1,8 @@
 #pragma once
-/// DynamicTree: a broadphase over moving boxes that is updated, never rebuilt. Each object is a
-/// leaf (a proxy) holding a "fat" box, a margin larger than the object, so that small motions
-/// change nothing and a larger one removes and re-inserts a single leaf. The design is that of
+/// DynamicTree: a broadphase over moving boxes that is updated in place (rebuild is only for a
+/// tree just filled, whose insertion order shaped it). Each object is a leaf (a proxy) holding a
+/// "fat" box, a margin larger than the object, so that small motions change nothing and a
+/// larger one removes and re-inserts a single leaf. The design is that of
 /// Box2D's b2DynamicTree and Bullet's btDbvt: a new leaf goes beside the sibling that adds the
 /// least surface area to the tree, found by branch and bound (Bittner et al. 2013), and tree
 /// rotations shrink the boxes on the way back up (Kopta et al. 2012). The tree is also kept
@@ -10,16 +11,22 @@
 /// which leaves the area heuristic more freedom), so the height is O(log n) whatever the order of
 /// insertion and every traversal fits a fixed stack.
 ///
+/// Queries do not walk the binary tree but its 4-wide mirror (dynamic_tree_quad.hpp): one quad
+/// per inner node, holding its grandchildren's boxes for a single SIMD test. Every edit rewrites
+/// the quads above the nodes it changed before it returns, so a query may follow any edit.
+///
 /// A proxy id is the index of its leaf node: stable while the proxy lives (moves keep it), and
 /// handed out again after it is removed. Queries are const and may run from any number of threads
-/// at once; insert, remove and move may not run beside anything.
+/// at once; insert, remove, move and rebuild may not run beside anything.
 
 #include <algorithm>
+#include <bit>
 #include <cstdint>
 #include <utility>
 #include <vector>
 
 #include "hitscan/assert.hpp"
+#include "hitscan/bvh/dynamic_tree_quad.hpp"
 #include "hitscan/geometry/ray_aabb.hpp"
 #include "hitscan/math/aabb.hpp"
 
@@ -32,8 +39,9 @@ inline constexpr std::uint32_t kNullProxy = 0xFFFFFFFFu;
 inline constexpr int kMaxHeightDifference = 2;
 
 /// The tallest the tree can be. A tree of height h has at least N(h) leaves, with N(0..2) = 1, 2, 3
-/// and N(h) = N(h - 1) + N(h - 3) (its shortest allowed shape); 32-bit node indices allow at most
-/// 2^31 leaves, and N(56) > 2^31, so h <= 55 (about 1.8 log2 n).
+/// and N(h) = N(h - 1) + N(h - 3) (its shortest allowed shape); node indices below 2^31 (the top
+/// bit marks leaves in the quads) allow fewer than 2^30 leaves, and N(56) > 2^31, so h <= 55
+/// (about 1.8 log2 n).
 inline constexpr int kMaxDynamicTreeHeight = 55;
 
 struct DynamicTreeSettings {
@@ -54,8 +62,8 @@ struct DynamicTreeSettings {
 
 /// What one query cost, counted rather than timed, so that tests can check how the cost grows.
 struct TreeQueryStats {
-  /// Entries taken off the traversal stack: nodes for query and ray_query, pairs of nodes (a
-  /// node with itself included) for find_pairs.
+  /// Steps of the walk: quads tested and leaves taken for query, ray_query and nearest_query,
+  /// pairs of nodes (a node with itself included) for find_pairs.
   std::uint64_t node_visits = 0;
   /// Proxies (or pairs) handed to the callback.
   std::uint64_t reported = 0;
@@ -66,7 +74,7 @@ using ProxyPair = std::pair<std::uint32_t, std::uint32_t>;
 
 class DynamicTree {
  public:
-  explicit DynamicTree(const DynamicTreeSettings& settings = {}) : settings_(settings) {}
+  explicit DynamicTree(const DynamicTreeSettings& settings = {}) : settings_(settings), quads_(1) {}
 
   /// Adds a proxy for the tight box `box` carrying `user` and returns its id. The tree stores
   /// `box` fattened by the margin. A box that is not valid or not finite (NaN, infinite, min > max)
@@ -84,6 +92,14 @@ class DynamicTree {
   /// Otherwise re-inserts the proxy with a new fat box, stretched along the displacement, and
   /// returns true. The proxy id does not change.
   bool move(std::uint32_t proxy, const Aabbf& box, Vec3f displacement = {});
+
+  /// Rebuilds the tree above the leaves, top down, keeping every proxy (id, fat box, user value):
+  /// each node splits its leaves at the median of their box centres along the axis that gives the
+  /// two halves the least total surface area. The result is balanced (sibling heights differ by
+  /// at most one) and usually cheaper to query than one grown by insertion, whose shape depends
+  /// on the order the boxes came in. O(n log n); for a tree that was just filled or refilled,
+  /// since later moves update it as usual.
+  void rebuild();
 
   /// The fat box of a live proxy (asserted).
   const Aabbf& fat_box(std::uint32_t proxy) const;
@@ -139,8 +155,8 @@ class DynamicTree {
 
   /// Checks every invariant: parent and child links agree, leaf count and free list account for
   /// every node, each inner box is exactly the union of its children's, each height is one more
-  /// than its taller child's, and sibling heights differ by at most kMaxHeightDifference. For
-  /// tests; linear time.
+  /// than its taller child's, sibling heights differ by at most kMaxHeightDifference, and every
+  /// quad holds exactly its node's grandchildren (the root quad, the root). For tests; linear time.
   bool validate() const;
 
   /// Nodes touched by insert, remove and move since construction or the last reset (the descent
@@ -154,9 +170,12 @@ class DynamicTree {
   template <bool kGrown, class Callback>
   TreeQueryStats walk_ray(const Rayf& ray, Vec3f half_extents, Callback& callback) const;
 
-  struct Node {
+  // One cache line: the updates read a node's box, area, links and height together.
+  struct alignas(64) Node {
     /// Leaf: the fat box. Inner node: the union of the children's boxes.
     Aabbf box;
+    /// box.surface_area(), which the sibling search and the rotations compare over and over.
+    float area = 0.0f;
     std::uint64_t user = 0;
     /// The parent, or for a free node the next free node.
     std::uint32_t parent = kNullProxy;
@@ -164,9 +183,28 @@ class DynamicTree {
     std::uint32_t child[2] = {kNullProxy, kNullProxy};
     /// 0 for a leaf, -1 for a free node.
     std::int32_t height = 0;
+    /// Inner node: its quad in quads_ (for its whole life). kNullProxy for a leaf.
+    std::uint32_t quad = kNullProxy;
+    /// The sync_quads pass that last rewrote its quad.
+    std::uint32_t quad_epoch = 0;
 
     bool is_leaf() const { return child[0] == kNullProxy; }
+    void set_box(const Aabbf& b) {
+      box = b;
+      area = b.surface_area();
+    }
   };
+
+  // Where a query walk stands: a quad to test, or a leaf to report (kQuadLeaf set), entered at t.
+  struct WalkEntry {
+    std::uint32_t child;
+    float t;
+  };
+  // A walk holds at most 3 waiting siblings per quad on its path (the root quad, then one quad
+  // per two binary levels) plus the 4 children of the quad just opened.
+  static constexpr int kWalkStackSize = 3 * (kMaxDynamicTreeHeight / 2 + 2) + 4;
+  // quads_[kRootQuad] has one lane, the root (none in an empty tree): every walk starts there.
+  static constexpr std::uint32_t kRootQuad = 0;
 
   Aabbf fatten(const Aabbf& box, Vec3f displacement, float margins) const;
   std::uint32_t allocate_node();
@@ -180,6 +218,21 @@ class DynamicTree {
   void recompute(std::uint32_t index);
   void replace_child(std::uint32_t parent, std::uint32_t old_child, std::uint32_t new_child);
   bool is_live_leaf(std::uint32_t proxy) const;
+  struct BuildItem;
+  std::uint32_t build_range(BuildItem* first, std::size_t count, std::uint32_t parent);
+  // An edit records each inner node whose box or children it changes, with the quads that see the
+  // change as bits (own, parent's, grandparent's): new children show in its own quad and its
+  // parent's, a new box in its grandparent's. sync_quads rewrites those quads.
+  struct Touched {
+    std::uint32_t node;
+    unsigned levels;
+  };
+  static constexpr unsigned kChildrenChanged = 0b011, kBoxChanged = 0b100;
+  void touch(std::uint32_t index, unsigned levels) { touched_.push_back({index, levels}); }
+  void sync_quads();
+  // The quad of inner node `index` (kNullProxy: the root quad) as the tree is now.
+  void make_quad(std::uint32_t index, detail::QuadNode& quad) const;
+  std::uint32_t allocate_quad();
 
   DynamicTreeSettings settings_;
   std::vector<Node> nodes_;
@@ -187,6 +240,10 @@ class DynamicTree {
   std::uint32_t free_list_ = kNullProxy;
   std::size_t proxy_count_ = 0;
   std::uint64_t update_visits_ = 0;
+  std::vector<detail::QuadNode> quads_;
+  std::vector<std::uint32_t> free_quads_;
+  std::vector<Touched> touched_;  // since the last sync_quads
+  std::uint32_t quad_epoch_ = 0;
 };
 
 namespace detail {
@@ -214,22 +271,22 @@ template <class Callback>
 TreeQueryStats DynamicTree::query(const Aabbf& box, Callback&& callback) const {
   TreeQueryStats stats;
   if (root_ == kNullProxy || !box.is_valid()) return stats;
-  // Depth first: each pop pushes at most two, so the stack never holds more than height + 1.
-  std::uint32_t stack[kMaxDynamicTreeHeight + 2];
+  std::uint32_t stack[kWalkStackSize];
   int top = 0;
-  stack[top++] = root_;
+  stack[top++] = kRootQuad;
   while (top > 0) {
-    const std::uint32_t index = stack[--top];
-    const Node& node = nodes_[index];
+    const detail::QuadNode& quad = quads_[stack[--top]];
     ++stats.node_visits;
-    if (!node.box.overlaps(box)) continue;
-    if (node.is_leaf()) {
+    for (unsigned hit = detail::quad_overlaps(quad, box) & quad.lanes(); hit != 0; hit &= hit - 1) {
+      const std::uint32_t child = quad.child[std::countr_zero(hit)];
+      if ((child & detail::kQuadLeaf) == 0) {
+        stack[top++] = child;
+        continue;
+      }
+      ++stats.node_visits;
       ++stats.reported;
-      if (!callback(index)) break;
-      continue;
+      if (!callback(child & ~detail::kQuadLeaf)) return stats;
     }
-    stack[top++] = node.child[1];
-    stack[top++] = node.child[0];
   }
   return stats;
 }
@@ -238,93 +295,95 @@ template <bool kGrown, class Callback>
 TreeQueryStats DynamicTree::walk_ray(const Rayf& ray, Vec3f half_extents, Callback& callback) const {
   TreeQueryStats stats;
   if (root_ == kNullProxy || !is_valid(ray)) return stats;
-  const RayInverse<float> inverse = RayInverse<float>::from_ray(ray);
-  const auto enters = [&](const Aabbf& box, float t_limit, float& t) {
-    if constexpr (kGrown) {
-      return detail::ray_enters_box({box.min - half_extents, box.max + half_extents}, inverse, t_limit, t);
-    } else {
-      return detail::ray_enters_box(box, inverse, t_limit, t);
-    }
-  };
+  const detail::QuadRay quad_ray = detail::QuadRay::from(RayInverse<float>::from_ray(ray), half_extents);
   float tmax = ray.tmax;
-  struct Entry {
-    std::uint32_t node;
-    float t;
-  };
-  Entry stack[kMaxDynamicTreeHeight + 2];
+  WalkEntry stack[kWalkStackSize];
   int top = 0;
-  float t_root;
-  if (!enters(nodes_[root_].box, tmax, t_root)) return stats;
-  stack[top++] = {root_, t_root};
-  while (top > 0) {
-    const Entry entry = stack[--top];
+  WalkEntry current{kRootQuad, ray.tmin};
+  for (;;) {
     ++stats.node_visits;
-    if (entry.t > tmax) continue;  // tmax shrank since this entry was pushed
-    const Node& node = nodes_[entry.node];
-    if (node.is_leaf()) {
+    if (current.child & detail::kQuadLeaf) {
       ++stats.reported;
-      const float next = callback(entry.node, tmax);
+      const float next = callback(current.child & ~detail::kQuadLeaf, tmax);
       if (next < 0.0f) break;
       tmax = min(tmax, next);  // keeps tmax for NaN
-      continue;
+    } else {
+      const detail::QuadNode& quad = quads_[current.child];
+      alignas(16) float t[4];
+      unsigned hit = detail::ray_enters_quad<kGrown>(quad, quad_ray, tmax, t) & quad.lanes();
+      if (hit != 0) {
+        const int first = std::countr_zero(hit);
+        hit &= hit - 1;
+        if (hit == 0) {  // one lane entered, the common case: no trip through the stack
+          current = {quad.child[first], t[first]};
+          continue;
+        }
+        const int second = std::countr_zero(hit);
+        hit &= hit - 1;
+        if (hit == 0) {  // two: the nearer goes next, the farther waits
+          const bool swap = t[second] < t[first];
+          const int near = swap ? second : first, far = swap ? first : second;
+          stack[top++] = {quad.child[far], t[far]};
+          current = {quad.child[near], t[near]};
+          continue;
+        }
+        // More: all wait, nearer ones on top, and the nearest goes next.
+        const int base = top;
+        for (hit |= (1u << first) | (1u << second); hit != 0; hit &= hit - 1) {
+          const int lane = std::countr_zero(hit);
+          const WalkEntry e{quad.child[lane], t[lane]};
+          int k = top++;
+          for (; k > base && stack[k - 1].t < e.t; --k) stack[k] = stack[k - 1];
+          stack[k] = e;
+        }
+        current = stack[--top];
+        continue;
+      }
     }
-    float t0, t1;
-    const bool hit0 = enters(nodes_[node.child[0]].box, tmax, t0);
-    const bool hit1 = enters(nodes_[node.child[1]].box, tmax, t1);
-    // The nearer child is pushed last so that it is popped first.
-    if (hit0 && hit1 && t1 <= t0) {
-      stack[top++] = {node.child[0], t0};
-      stack[top++] = {node.child[1], t1};
-      continue;
-    }
-    if (hit1) stack[top++] = {node.child[1], t1};
-    if (hit0) stack[top++] = {node.child[0], t0};
+    // Entries that begin beyond tmax (it shrank since they were pushed) are dropped.
+    do {
+      if (top == 0) return stats;
+      current = stack[--top];
+    } while (current.t > tmax);
   }
   return stats;
 }
-
-namespace detail {
-
-/// Squared distance from p to the box (0 inside).
-inline float distance_squared(const Aabbf& box, Vec3f p) {
-  const Vec3f d = max(max(box.min - p, p - box.max), Vec3f{});
-  return dot(d, d);
-}
-
-}  // namespace detail
 
 template <class Callback>
 TreeQueryStats DynamicTree::nearest_query(Vec3f point, float max_distance_squared, Callback&& callback) const {
   TreeQueryStats stats;
   if (root_ == kNullProxy || !is_finite(point) || !(max_distance_squared >= 0.0f)) return stats;
   float best = max_distance_squared;
-  struct Entry {
-    std::uint32_t node;
-    float d2;
-  };
-  Entry stack[kMaxDynamicTreeHeight + 2];
+  WalkEntry stack[kWalkStackSize];
   int top = 0;
-  stack[top++] = {root_, detail::distance_squared(nodes_[root_].box, point)};
-  while (top > 0) {
-    const Entry entry = stack[--top];
+  WalkEntry current{kRootQuad, 0.0f};
+  for (;;) {
     ++stats.node_visits;
-    if (entry.d2 > best) continue;  // the bound shrank since this entry was pushed
-    const Node& node = nodes_[entry.node];
-    if (node.is_leaf()) {
+    if (current.child & detail::kQuadLeaf) {
       ++stats.reported;
-      const float next = callback(entry.node, best);
+      const float next = callback(current.child & ~detail::kQuadLeaf, best);
       if (next < 0.0f) break;
       best = min(best, next);  // keeps best for NaN
-      continue;
+    } else {
+      const detail::QuadNode& quad = quads_[current.child];
+      const simd::Float4 d2 = detail::quad_distance_squared(quad, point);
+      alignas(16) float d[4];
+      d2.store(d);
+      // Nearer lanes on top; the lanes in use only (an unused lane is infinitely far, and best
+      // may be infinite).
+      const int base = top;
+      for (unsigned near = bits(d2 <= simd::Float4(best)) & quad.lanes(); near != 0; near &= near - 1) {
+        const int lane = std::countr_zero(near);
+        const WalkEntry e{quad.child[lane], d[lane]};
+        int k = top++;
+        for (; k > base && stack[k - 1].t < e.t; --k) stack[k] = stack[k - 1];
+        stack[k] = e;
+      }
     }
-    const float d0 = detail::distance_squared(nodes_[node.child[0]].box, point);
-    const float d1 = detail::distance_squared(nodes_[node.child[1]].box, point);
-    // The nearer child is pushed last so that it is popped first.
-    const bool first_is_nearer = d0 <= d1;
-    const Entry nearer{node.child[first_is_nearer ? 0 : 1], first_is_nearer ? d0 : d1};
-    const Entry farther{node.child[first_is_nearer ? 1 : 0], first_is_nearer ? d1 : d0};
-    if (farther.d2 <= best) stack[top++] = farther;
-    if (nearer.d2 <= best) stack[top++] = nearer;
+    do {  // the bound shrank since farther entries were pushed
+      if (top == 0) return stats;
+      current = stack[--top];
+    } while (current.t > best);
   }
   return stats;
 }

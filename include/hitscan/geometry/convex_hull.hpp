@@ -18,6 +18,7 @@
 
 #include "hitscan/geometry/ray.hpp"
 #include "hitscan/geometry/shapes.hpp"
+#include "hitscan/math/transform.hpp"
 
 namespace hitscan {
 
@@ -29,6 +30,14 @@ class ConvexHull {
   /// to within 16 ulps of T at the coordinates' magnitude (the rounding of points computed on a
   /// plane), i.e. fewer than 4 affinely independent points.
   static Result<ConvexHull> make(std::span<const Vec3<T>> points);
+
+  /// The hull carried by an invertible affine transform, without a rebuild: an affine map keeps a
+  /// convex polyhedron's faces its faces, so the vertices are transformed, the faces kept (their
+  /// winding reversed under a mirroring transform, so that they stay counter-clockwise seen from
+  /// outside) and each plane recomputed from its moved vertices in double, as make() computes it.
+  /// Linear in the hull's size. A transform that is not invertible, or one that takes a vertex
+  /// beyond T's range, gives a hull without volume or with non-finite values: check it first.
+  ConvexHull transformed(const Transform<T>& transform) const;
 
   /// The hull's vertices, a subset of the input points (each kept once).
   std::span<const Vec3<T>> vertices() const { return vertices_; }

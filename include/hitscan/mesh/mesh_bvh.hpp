@@ -94,6 +94,14 @@ class MeshBvh {
   /// invalid_argument when the spans differ in size. No allocation per ray.
   Status intersect_batch(std::span<const Rayf> rays, std::span<MeshHit> hits, FaceMode faces = FaceMode::both,
                          Executor* executor = nullptr) const;
+  /// Many coherent rays at once, on the calling thread: hits[i] = intersect(rays[i], faces), the
+  /// same triangle and t (but for two triangles hit at exactly the same t, where either may be
+  /// reported). Consecutive rays are traced in packets of up to 64 that walk the tree together, so
+  /// it pays when they are coherent (the rays of an image tile: same origin, nearby directions);
+  /// incoherent rays are still answered right, only no faster. Fails with invalid_argument when
+  /// the spans differ in size. No allocation.
+  Status intersect_coherent(std::span<const Rayf> rays, std::span<MeshHit> hits,
+                            FaceMode faces = FaceMode::both) const;
   /// occluded[i] = occluded(rays[i], faces) as 0 or 1, in the same way.
   Status occluded_batch(std::span<const Rayf> rays, std::span<std::uint8_t> occluded, FaceMode faces = FaceMode::both,
                         Executor* executor = nullptr) const;
@@ -143,6 +151,9 @@ struct MeshInstance {
 
   MeshHit intersect(const Rayf& ray, FaceMode faces = FaceMode::both) const;
   bool occluded(const Rayf& ray, FaceMode faces = FaceMode::both) const;
+  /// hits[i] = intersect(rays[i], faces) through MeshBvh::intersect_coherent (the same contract).
+  Status intersect_coherent(std::span<const Rayf> rays, std::span<MeshHit> hits,
+                            FaceMode faces = FaceMode::both) const;
   /// The nearest point in world distance (exact under non-uniform scale: the triangles are taken
   /// to the world before the point test); point and normal in the world.
   MeshClosestPoint closest_point(Vec3f p, float max_distance = kInfinity<float>) const;

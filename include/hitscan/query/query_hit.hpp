@@ -111,4 +111,19 @@ struct CapsuleSweep {
   float max_distance = std::numeric_limits<float>::infinity();
 };
 
+/// A box cast: the oriented box (its rotation expected orthonormal) moved in the same way.
+struct BoxSweep {
+  Obbf box{};
+  Vec3f direction{0, 0, 1};
+  float max_distance = std::numeric_limits<float>::infinity();
+};
+
+/// A convex cast: a convex hull, in world coordinates where the sweep starts, moved in the same
+/// way. The hull is the caller's: it must outlive the query; a null hull is a miss.
+struct ConvexSweep {
+  const ConvexHullf* hull = nullptr;
+  Vec3f direction{0, 0, 1};
+  float max_distance = std::numeric_limits<float>::infinity();
+};
+
 }  // namespace hitscan

@@ -1,7 +1,7 @@
 #pragma once
 /// Scene: colliders and the queries users know from game engines — raycast, raycast_any,
-/// raycast_all, closest_point — with layer masks, a distance limit, face modes, filters and
-/// batches, synchronous or in the background.
+/// raycast_all, sphere, capsule, box and convex casts, overlaps, closest_point — with layer
+/// masks, a distance limit, face modes, filters and batches, synchronous or in the background.
 ///
 /// Editing and committing. add, remove and the set_ functions record changes; commit makes them
 /// visible to queries, all at once. Until then queries see the scene as of the last commit, so a
@@ -96,17 +96,27 @@ class Scene {
                               QueryStats* stats = nullptr) const;
 
   /// The first collider the moving sphere meets on its way (geometry/sweep.hpp for the method of
-  /// each pair), within the sweep's and the options' distance limit, through the layer mask and
-  /// filter (faces and solid do not apply: solids are solid, surfaces two-sided). distance is how
-  /// far the sphere travelled, point the contact point on the collider, normal the contact normal
-  /// (from the collider towards the sphere), face_normal the surface's own normal there; mesh
-  /// hits carry the triangle and the barycentrics of the point. A sphere already touching a
+  /// each pair; convex hulls by gjk_epa.hpp's convex_cast), within the sweep's and the options'
+  /// distance limit, through the layer mask and filter (faces and solid do not apply: solids are
+  /// solid, surfaces two-sided). distance is how far the sphere travelled, point the contact
+  /// point on the collider, normal the contact normal (from the collider towards the sphere),
+  /// face_normal the surface's own normal there; mesh hits carry the triangle and the
+  /// barycentrics of the point. A sphere already touching a
   /// collider at the start hits at distance 0 with kQueryStartedInside, the normal that separates
   /// them and the depth; among several such, the deepest. A zero, NaN or infinite direction, a
   /// non-finite sphere or a negative radius is a miss.
   QueryHit sphere_cast(const SphereSweep& sweep, const QueryOptions& options = {}, QueryStats* stats = nullptr) const;
   /// The same for a capsule.
   QueryHit capsule_cast(const CapsuleSweep& sweep, const QueryOptions& options = {}, QueryStats* stats = nullptr) const;
+  /// The same for an oriented box, and for a convex hull. Against every collider but planes and
+  /// meshes: gjk_epa.hpp's convex_cast (conservative advancement on the GJK distance, stopping
+  /// within the contact tolerance of the first contact, never past it; EPA's contact at a start in
+  /// contact). Planes: exact, the shape's lowest point on the side of its middle (a box's flat face
+  /// or edge: its middle). Meshes, under any transform: the triangles the swept box reaches in the
+  /// mesh's BVH, each carried to the world and cast against (mesh/mesh_sweep.hpp). A box with a NaN
+  /// or infinite value or negative half extents, or a null hull, is a miss.
+  QueryHit box_cast(const BoxSweep& sweep, const QueryOptions& options = {}, QueryStats* stats = nullptr) const;
+  QueryHit convex_cast(const ConvexSweep& sweep, const QueryOptions& options = {}, QueryStats* stats = nullptr) const;
   /// Every collider the sweep meets, once each at its first contact, sorted by distance (then
   /// collider id); those touched at the start come first at distance 0. `out` is cleared first;
   /// returns the count.
@@ -114,13 +124,18 @@ class Scene {
                               QueryStats* stats = nullptr) const;
   std::size_t capsule_cast_all(const CapsuleSweep& sweep, std::vector<QueryHit>& out,
                                const QueryOptions& options = {}, QueryStats* stats = nullptr) const;
+  std::size_t box_cast_all(const BoxSweep& sweep, std::vector<QueryHit>& out, const QueryOptions& options = {},
+                           QueryStats* stats = nullptr) const;
+  std::size_t convex_cast_all(const ConvexSweep& sweep, std::vector<QueryHit>& out, const QueryOptions& options = {},
+                              QueryStats* stats = nullptr) const;
 
   /// The nearest surface point of the scene to p within options.max_distance (inclusive), through
   /// the layer mask and filter (faces do not apply). With options.solid, a p inside a solid is its
   /// own closest point (distance 0, kQueryStartedInside); without, the nearest point of the
   /// solid's surface. normal points from the surface to p (the face normal when p is on it),
-  /// primitive, u, v and feature describe a mesh triangle's point. A non-finite p, or a negative
-  /// or NaN max_distance, finds nothing.
+  /// primitive, u, v and feature describe a mesh triangle's point. Convex hulls are exact: from
+  /// outside the nearest point of their triangles, from inside that of their nearest face plane.
+  /// A non-finite p, or a negative or NaN max_distance, finds nothing.
   QueryHit closest_point(Vec3f p, const QueryOptions& options = {}, QueryStats* stats = nullptr) const;
 
   /// Every collider the sphere touches (overlaps, or lies within the contact tolerance of), through
@@ -136,6 +151,7 @@ class Scene {
   ///   is within tolerance, plus the capsule's radius), exact; the contact when they are apart or
   ///   only the capsule's rounding overlaps, but none (has_contact = false) when the box or the
   ///   capsule's core itself overlaps the cylinder. A cylinder with a == b touches nothing.
+  /// - convex hulls: GJK's distance for the touch, EPA's contact (geometry/gjk_epa.hpp);
   /// - meshes: with a uniform positive scale, the query shape taken into the mesh's frame and
   ///   mesh/mesh_contact.hpp's BVH walk; under a non-uniform or mirroring scale, every triangle
   ///   taken to the world and tested with the pair kernel (exact, linear in the mesh's size).
@@ -163,6 +179,14 @@ class Scene {
   /// to one at a time, without allocating per ray. invalid_argument when the spans differ in size.
   Status raycast_batch(std::span<const QueryRay> rays, std::span<QueryHit> hits, const QueryOptions& options = {},
                        Executor* executor = nullptr) const;
+  /// raycast_batch for coherent rays: hits[i] = raycast(rays[i], options), with runs of 64
+  /// consecutive rays traced together as packets (each mesh collider by
+  /// MeshInstance::intersect_coherent, the other shapes ray by ray), which pays when each run is
+  /// coherent: the rays through an 8 x 8 pixel tile, say. The hits are raycast's, bit for bit,
+  /// except that of two triangles of a mesh hit at exactly the same distance either may be
+  /// reported. With a filter it is raycast_batch. invalid_argument when the spans differ in size.
+  Status raycast_coherent_batch(std::span<const QueryRay> rays, std::span<QueryHit> hits,
+                                const QueryOptions& options = {}, Executor* executor = nullptr) const;
   /// hits[i] = sphere_cast(sweeps[i], options), in the same way.
   Status sphere_cast_batch(std::span<const SphereSweep> sweeps, std::span<QueryHit> hits,
                            const QueryOptions& options = {}, Executor* executor = nullptr) const;

@@ -1,0 +1,500 @@
+// MeshBvh::intersect_coherent: packets of coherent rays walking the 8-wide tree together.
+//
+// A packet holds up to 64 rays that share the signs of their direction's components and the axis
+// permutation of the watertight test (in an image tile nearly always all of its rays). A node's 8
+// child boxes are first tested against the packet as a whole by interval arithmetic over the
+// rays' origins and inverse directions (Boulos et al., "Geometric and Arithmetic Culling Methods
+// for Entire Ray Packets", 2006; the frustum test of Reshetov, Soupikov and Hurley, "Multi-Level
+// Ray Tracing Algorithm", 2005): one 8-wide slab test culls the children that no ray of the
+// packet can enter. The children left are tested ray by ray, 8 rays per SIMD slab test, with the
+// conservative slab test of bvh::ray_vs_node, so each stack entry carries the mask of the rays
+// that enter it (Wald, Boulos and Shirley, "Ray Tracing Deformable Scenes Using Dynamic Bounding
+// Volume Hierarchies", 2007, with a ray mask in place of the first-active-ray range). Leaves run
+// the watertight test with 8 rays in the SIMD lanes against one triangle at a time: per lane the
+// operations and their order are those of ray_vs_triangles, so the results are the same bits,
+// and the lanes it hands to the scalar kernel (an edge function exactly zero) are the same too;
+// a group with only a ray or two left in a leaf takes ray_vs_triangles itself. So each ray gets
+// intersect's triangle and t: only the order in which equal-t hits are met differs.
+
+#include <algorithm>
+#include <bit>
+#include <cmath>
+#include <cstring>
+#include <string>
+
+#include "hitscan/bvh/wide_bvh.hpp"
+#include "hitscan/geometry/ray_triangle.hpp"
+#include "mesh_bvh_data.hpp"
+
+namespace hitscan {
+namespace {
+
+using F = simd::Float8;
+using M = MaskOf<F>;
+constexpr int kLanes = F::width;
+constexpr int kGroups = 8;
+constexpr int kPacketRays = kLanes * kGroups;
+static_assert(sizeof(F) == kLanes * sizeof(float) && sizeof(simd::Float4) == 4 * sizeof(float),
+              "lanes are read from the node and pack layouts as consecutive floats");
+
+// Far plane distances are enlarged by 1 + 2 gamma(3), as bvh::NodeRay does, so that a box a ray
+// grazes is never culled (Ize, "Robust BVH Ray Traversal", JCGT 2013).
+constexpr float kGamma3 = 3.0f * (kEpsilon<float> * 0.5f) / (1.0f - 3.0f * (kEpsilon<float> * 0.5f));
+constexpr float kFarScale = 1.0f + 2.0f * kGamma3;
+
+// One float of a SIMD value stored in a layout, by byte offset.
+float float_at(const void* base, std::size_t offset) {
+  float value;
+  std::memcpy(&value, static_cast<const char*>(base) + offset, sizeof value);
+  return value;
+}
+
+// The rays of one packet, structure-of-arrays by lane, and the nearest hit of each so far.
+struct Packet {
+  int count = 0;
+  int groups = 0;
+  // The shared watertight permutation, and per axis the offsets of the near and far planes in a
+  // node's AabbPack (the direction signs are shared).
+  int kx = 0, ky = 1, kz = 2;
+  std::size_t near_offset[3]{}, far_offset[3]{};
+  // Intervals over the packet's rays, per axis; an axis whose inverse direction is not finite
+  // for some ray (a zero component) is left out of the packet test.
+  bool bounded[3]{};
+  float origin_lo[3]{}, origin_hi[3]{}, inv_near_lo[3]{}, inv_near_hi[3]{}, inv_far_lo[3]{}, inv_far_hi[3]{};
+  float tmin_lo = 0;
+  alignas(32) float origin[3][kPacketRays];
+  alignas(32) float inv_near[3][kPacketRays];
+  alignas(32) float inv_far[3][kPacketRays];
+  alignas(32) float shear[3][kPacketRays];
+  alignas(32) float tmin[kPacketRays];
+  // The ray's tmax, lowered to each nearer hit (the t of the best hit once one is found).
+  alignas(32) float tmax[kPacketRays];
+  alignas(32) float best_u[kPacketRays];
+  alignas(32) float best_v[kPacketRays];
+  std::uint32_t best_pack[kPacketRays];
+  std::uint8_t best_lane[kPacketRays];
+  std::uint64_t found = 0;
+  std::uint64_t back = 0;
+  // The caller's rays, and where each lane's ray sits among them.
+  const Rayf* rays = nullptr;
+  std::uint32_t source[kPacketRays];
+};
+
+// The permutation and direction signs a packet's rays must share.
+int packet_key(const WatertightRay<float>& prepared, const Rayf& ray) {
+  return int(std::signbit(ray.dir.x)) | int(std::signbit(ray.dir.y)) << 1 | int(std::signbit(ray.dir.z)) << 2 |
+         prepared.kz << 3;
+}
+
+// The watertight preparation of a run of rays: what a packet takes from it.
+struct Preparation {
+  int key[kPacketRays];
+  std::int8_t axes[kPacketRays][3];  // kx, ky, kz
+  float shear[kPacketRays][3];
+};
+
+// Fills a packet with the valid rays `which[0..count)` of `rays`, which share a packet key;
+// `prepared` holds the preparation of rays[which[k]] at slot[k].
+void load_packet(Packet& p, std::span<const Rayf> rays, const std::uint32_t* which, int count,
+                 const Preparation& prepared, const int* slot) {
+  p.count = count;
+  p.groups = (count + kLanes - 1) / kLanes;
+  p.found = 0;
+  p.back = 0;
+  p.rays = rays.data();
+  const Rayf& first = rays[which[0]];
+  p.kx = prepared.axes[slot[0]][0], p.ky = prepared.axes[slot[0]][1], p.kz = prepared.axes[slot[0]][2];
+  constexpr std::size_t kAxis = sizeof(F);  // min_x, min_y, min_z, max_x, ...
+  for (int a = 0; a < 3; ++a) {
+    const bool negative = std::signbit(first.dir[a]);  // -0 included: max is then the near side
+    p.near_offset[a] = (negative ? 3 + a : a) * kAxis;
+    p.far_offset[a] = (negative ? a : 3 + a) * kAxis;
+  }
+  for (int r = 0; r < p.groups * kLanes; ++r) {
+    // Lanes past the count repeat the first ray (never in a ray mask, and no change to the
+    // intervals) so that their arithmetic stays ordinary; their tmax is -inf so that they never
+    // raise the packet's bound.
+    const int k = r < count ? r : 0;
+    const Rayf& ray = rays[which[k]];
+    p.source[r] = which[k];
+    for (int a = 0; a < 3; ++a) {
+      const float inv = 1.0f / ray.dir[a];
+      p.origin[a][r] = ray.origin[a];
+      p.inv_near[a][r] = inv;
+      p.inv_far[a][r] = inv * kFarScale;
+      p.shear[a][r] = prepared.shear[slot[k]][a];
+    }
+    p.tmin[r] = ray.tmin;
+    p.tmax[r] = r < count ? ray.tmax : -kInfinity<float>;
+  }
+  // The intervals, 8 lanes at a time. The inverse directions of an axis share a sign, so one
+  // that is infinite (a zero component) shows at an end of the interval.
+  const auto low = [&](const float* lanes) {
+    F m = F::load(lanes);
+    for (int g = 1; g < p.groups; ++g) m = min(F::load(lanes + kLanes * g), m);
+    return reduce_min(m);
+  };
+  const auto high = [&](const float* lanes) {
+    F m = F::load(lanes);
+    for (int g = 1; g < p.groups; ++g) m = max(F::load(lanes + kLanes * g), m);
+    return reduce_max(m);
+  };
+  for (int a = 0; a < 3; ++a) {
+    p.origin_lo[a] = low(p.origin[a]), p.origin_hi[a] = high(p.origin[a]);
+    p.inv_near_lo[a] = low(p.inv_near[a]), p.inv_near_hi[a] = high(p.inv_near[a]);
+    p.inv_far_lo[a] = low(p.inv_far[a]), p.inv_far_hi[a] = high(p.inv_far[a]);
+    p.bounded[a] = std::isfinite(p.inv_near_lo[a]) && std::isfinite(p.inv_near_hi[a]);
+  }
+  p.tmin_lo = low(p.tmin);
+}
+
+// The bits of group g in a packet-wide ray mask.
+unsigned group_lanes(std::uint64_t rays, int g) { return unsigned(rays >> (kLanes * g)) & 0xFFu; }
+
+// The largest tmax of the packet's rays (an upper bound for the packet's box tests).
+float packet_tmax(const Packet& p) {
+  F t = F::load(p.tmax);
+  for (int g = 1; g < p.groups; ++g) t = max(F::load(p.tmax + kLanes * g), t);
+  return reduce_max(t);
+}
+
+// The packet's test of a node's 8 children: per child, a lower bound on the entry distance of
+// every ray of the packet and whether some ray may enter it. Interval arithmetic in float is
+// exact here: rounding is monotone, so the bounds computed from the intervals' ends bound the
+// values each ray's own slab test computes.
+unsigned packet_vs_node(const bvh::WideNode& node, const Packet& p, float tmax, float* t_enter) {
+  const auto* planes = reinterpret_cast<const char*>(&node.bounds);
+  F t0(p.tmin_lo), t1(tmax);
+  for (int a = 0; a < 3; ++a) {
+    if (!p.bounded[a]) continue;
+    const F near = *reinterpret_cast<const F*>(planes + p.near_offset[a]);
+    const F far = *reinterpret_cast<const F*>(planes + p.far_offset[a]);
+    const F near_lo = near - F(p.origin_hi[a]), near_hi = near - F(p.origin_lo[a]);
+    const F far_lo = far - F(p.origin_hi[a]), far_hi = far - F(p.origin_lo[a]);
+    const F in_lo(p.inv_near_lo[a]), in_hi(p.inv_near_hi[a]), if_lo(p.inv_far_lo[a]), if_hi(p.inv_far_hi[a]);
+    const F lower = min(min(near_lo * in_lo, near_lo * in_hi), min(near_hi * in_lo, near_hi * in_hi));
+    const F upper = max(max(far_lo * if_lo, far_lo * if_hi), max(far_hi * if_lo, far_hi * if_hi));
+    t0 = max(lower, t0);
+    t1 = min(upper, t1);
+  }
+  t0.store(t_enter);
+  return unsigned(bits(t0 <= t1));
+}
+
+// The rays of `rays` (a mask) that enter each child of `children`: the slab test of
+// bvh::ray_vs_node, lane by lane, 8 rays at a time.
+void rays_vs_children(const bvh::WideNode& node, const Packet& p, std::uint64_t rays, unsigned children,
+                      std::uint64_t* entering) {
+  const auto* planes = reinterpret_cast<const char*>(&node.bounds);
+  float near[kLanes][3], far[kLanes][3];
+  for (unsigned c = children; c != 0; c &= c - 1) {
+    const int i = std::countr_zero(c);
+    entering[i] = 0;
+    for (int a = 0; a < 3; ++a) {
+      near[i][a] = float_at(planes, p.near_offset[a] + i * sizeof(float));
+      far[i][a] = float_at(planes, p.far_offset[a] + i * sizeof(float));
+    }
+  }
+  for (int g = 0; g < p.groups; ++g) {
+    const unsigned lanes = group_lanes(rays, g);
+    if (lanes == 0) continue;
+    const int base = kLanes * g;
+    const F ox = F::load(p.origin[0] + base), oy = F::load(p.origin[1] + base), oz = F::load(p.origin[2] + base);
+    const F nx = F::load(p.inv_near[0] + base), ny = F::load(p.inv_near[1] + base), nz = F::load(p.inv_near[2] + base);
+    const F fx = F::load(p.inv_far[0] + base), fy = F::load(p.inv_far[1] + base), fz = F::load(p.inv_far[2] + base);
+    const F tmin = F::load(p.tmin + base), tmax = F::load(p.tmax + base);
+    for (unsigned c = children; c != 0; c &= c - 1) {
+      const int i = std::countr_zero(c);
+      F t0 = max((F(near[i][0]) - ox) * nx, tmin), t1 = min((F(far[i][0]) - ox) * fx, tmax);
+      t0 = max((F(near[i][1]) - oy) * ny, t0);
+      t1 = min((F(far[i][1]) - oy) * fy, t1);
+      t0 = max((F(near[i][2]) - oz) * nz, t0);
+      t1 = min((F(far[i][2]) - oz) * fz, t1);
+      entering[i] |= std::uint64_t(unsigned(bits(t0 <= t1)) & lanes) << base;
+    }
+  }
+}
+
+// Whether the query takes a hit on this side.
+M faces_taken(M back, FaceMode faces) {
+  switch (faces) {
+    case FaceMode::front_only: return ~back;
+    case FaceMode::back_only: return back;
+    case FaceMode::both: break;
+  }
+  return back | ~back;
+}
+
+// Records a hit of ray r on lane `lane` of pack `pack` if it is nearer than its best (or the
+// first at the same t), as MeshBvh::intersect's leaf does.
+void offer_hit(Packet& p, int r, float t, float u, float v, bool back, std::uint32_t pack, int lane) {
+  const std::uint64_t bit = std::uint64_t(1) << r;
+  if (!(t < p.tmax[r] || (t == p.tmax[r] && (p.found & bit) == 0))) return;
+  p.tmax[r] = t;
+  p.best_u[r] = u, p.best_v[r] = v;
+  p.best_pack[r] = pack;
+  p.best_lane[r] = static_cast<std::uint8_t>(lane);
+  p.found |= bit;
+  p.back = back ? p.back | bit : p.back & ~bit;
+}
+
+// One ray against the pack with the per-ray kernel, as MeshBvh::intersect's leaf does: cheaper
+// than a SIMD lane set for a group with only a ray or two left.
+void ray_vs_pack(Packet& p, int r, const LeafPack& leaf, std::uint32_t pack, FaceMode faces) {
+  WatertightRay<float> ray;
+  ray.valid = true;
+  ray.origin = {p.origin[0][r], p.origin[1][r], p.origin[2][r]};
+  ray.tmin = p.tmin[r];
+  ray.tmax = p.tmax[r];
+  ray.kx = p.kx, ray.ky = p.ky, ray.kz = p.kz;
+  ray.shear_x = p.shear[0][r], ray.shear_y = p.shear[1][r], ray.shear_z = p.shear[2][r];
+  const PackHit<simd::Float4> h = ray_vs_triangles(leaf.triangles, ray, p.rays[p.source[r]].dir);
+  const unsigned back = unsigned(bits(h.back_face));
+  unsigned lanes = unsigned(bits(h.hit));
+  if (faces != FaceMode::both) lanes &= faces == FaceMode::back_only ? back : ~back;
+  for (; lanes != 0; lanes &= lanes - 1) {
+    const int lane = std::countr_zero(lanes);
+    offer_hit(p, r, h.t[lane], h.u[lane], h.v[lane], ((back >> lane) & 1) != 0, pack, lane);
+  }
+}
+
+// Groups with at most this many rays take the per-ray kernel.
+constexpr int kSparseGroup = 2;
+
+// The rays of `rays` (a mask) against the triangles of one leaf pack.
+void rays_vs_pack(Packet& p, const LeafPack& leaf, std::uint32_t pack, std::uint64_t rays, FaceMode faces) {
+  unsigned dense = 0;
+  for (int g = 0; g < p.groups; ++g) {
+    const unsigned lanes = group_lanes(rays, g);
+    if (std::popcount(lanes) > kSparseGroup) {
+      dense |= 1u << g;
+      continue;
+    }
+    for (unsigned rest = lanes; rest != 0; rest &= rest - 1) ray_vs_pack(p, kLanes * g + std::countr_zero(rest), leaf, pack, faces);
+  }
+  if (dense == 0) return;
+  const auto* corners = reinterpret_cast<const char*>(&leaf.triangles);
+  const auto coordinate = [&](int vertex, int axis, int lane) {
+    return float_at(corners, (3 * vertex + axis) * sizeof(simd::Float4) + lane * sizeof(float));
+  };
+  for (int lane = 0; lane < 4; ++lane) {
+    if (leaf.ids[lane] == kNoTriangle) continue;
+    const F v0x(coordinate(0, p.kx, lane)), v0y(coordinate(0, p.ky, lane)), v0z(coordinate(0, p.kz, lane));
+    const F v1x(coordinate(1, p.kx, lane)), v1y(coordinate(1, p.ky, lane)), v1z(coordinate(1, p.kz, lane));
+    const F v2x(coordinate(2, p.kx, lane)), v2y(coordinate(2, p.ky, lane)), v2z(coordinate(2, p.kz, lane));
+    for (unsigned groups = dense; groups != 0; groups &= groups - 1) {
+      const int g = std::countr_zero(groups);
+      const unsigned lanes = group_lanes(rays, g);
+      const int base = kLanes * g;
+      // ray_vs_triangles, lane for lane (the same operations in the same order).
+      const F ox = F::load(p.origin[p.kx] + base), oy = F::load(p.origin[p.ky] + base);
+      const F oz = F::load(p.origin[p.kz] + base);
+      const F sx = F::load(p.shear[0] + base), sy = F::load(p.shear[1] + base);
+      const F az = v0z - oz, bz = v1z - oz, cz = v2z - oz;
+      const F ax = (v0x - ox) - sx * az, ay = (v0y - oy) - sy * az;
+      const F bx = (v1x - ox) - sx * bz, by = (v1y - oy) - sy * bz;
+      const F cx = (v2x - ox) - sx * cz, cy = (v2y - oy) - sy * cz;
+      const F u = cx * by - cy * bx;
+      const F v = ax * cy - ay * cx;
+      const F w = bx * ay - by * ax;
+      const F zero(0.0f);
+      const M outside = ((u < zero) | (v < zero) | (w < zero)) & ((u > zero) | (v > zero) | (w > zero));
+      const unsigned inside = unsigned(bits(~outside)) & lanes;
+      if (inside == 0) continue;  // the common case: every ray passes the triangle by
+      const F sz = F::load(p.shear[2] + base);
+      const F tmax = F::load(p.tmax + base);
+      const F det = u + v + w;
+      const F inv_det = F(1.0f) / det;
+      const F t = (u * (sz * az) + v * (sz * bz) + w * (sz * cz)) * inv_det;
+      const M on_edge = (u == zero) | (v == zero) | (w == zero);
+      const M accepted = andnot((det != zero) & (abs(det) < F(kInfinity<float>)) & (t >= F::load(p.tmin + base)) &
+                                    (t <= tmax) & (t < F(kInfinity<float>)),
+                                outside);
+      const M back = det < zero;
+      const M found = M::from_bits(int(group_lanes(p.found, g)));
+      const M nearer = (t < tmax) | andnot(t == tmax, found);
+      unsigned taken = unsigned(bits(andnot(accepted, on_edge) & faces_taken(back, faces) & nearer)) & lanes;
+      unsigned rare = unsigned(bits(on_edge)) & inside;
+      if ((taken | rare) == 0) continue;
+      alignas(32) float t_lanes[kLanes], u_lanes[kLanes], v_lanes[kLanes];
+      t.store(t_lanes);
+      (v * inv_det).store(u_lanes);
+      (w * inv_det).store(v_lanes);
+      const unsigned back_bits = unsigned(bits(back));
+      for (; taken != 0; taken &= taken - 1) {
+        const int i = std::countr_zero(taken);
+        offer_hit(p, base + i, t_lanes[i], u_lanes[i], v_lanes[i], ((back_bits >> i) & 1) != 0, pack, lane);
+      }
+      // An edge function of exactly zero: the scalar kernel's double retry and ownership rule,
+      // as ray_vs_triangles does.
+      for (; rare != 0; rare &= rare - 1) {
+        const int r = base + std::countr_zero(rare);
+        const Rayf& ray = p.rays[p.source[r]];
+        WatertightRay<float> prepared = WatertightRay<float>::from_ray(ray);
+        prepared.tmax = p.tmax[r];
+        const RayHit<float> h = ray_vs_triangle(lane_triangle(leaf.triangles, lane), prepared, ray.dir);
+        if (!h.hit) continue;
+        const bool back_face = h.back_face();
+        if (faces == FaceMode::front_only ? back_face : faces == FaceMode::back_only && !back_face) continue;
+        offer_hit(p, r, h.t, h.u, h.v, back_face, pack, lane);
+      }
+    }
+  }
+}
+
+// Drops from `rays` those whose tmax has fallen below `t_enter`, a lower bound of their entry
+// into the subtree: they can find nothing nearer there.
+std::uint64_t still_open(const Packet& p, std::uint64_t rays, float t_enter) {
+  std::uint64_t open = 0;
+  for (int g = 0; g < p.groups; ++g) {
+    const unsigned lanes = group_lanes(rays, g);
+    if (lanes == 0) continue;
+    open |= std::uint64_t(unsigned(bits(F(t_enter) <= F::load(p.tmax + kLanes * g))) & lanes) << (kLanes * g);
+  }
+  return open;
+}
+
+// The walk: nearest child first by its packet entry bound; a stack entry is skipped, or loses
+// rays, when the rays' hits have moved nearer than it.
+void trace_packet(const MeshBvh::Data& d, Packet& p, FaceMode faces) {
+  if (d.nodes.empty()) return;
+  struct Entry {
+    std::uint32_t child, count;
+    std::uint64_t rays;
+    float t;
+  };
+  Entry stack[bvh::kTraversalStackSize];
+  int top = 0;
+  const std::uint64_t all = p.count == kPacketRays ? ~std::uint64_t(0) : (std::uint64_t(1) << p.count) - 1;
+  Entry current{0, 0, all, p.tmin_lo};
+  float tmax = packet_tmax(p);
+  for (;;) {
+    if (current.count != 0) {
+      for (std::uint32_t k = current.child; k < current.child + current.count; ++k) {
+        rays_vs_pack(p, d.packs[k], k, current.rays, faces);
+      }
+      tmax = packet_tmax(p);
+    } else {
+      const bvh::WideNode& node = d.nodes[current.child];
+      alignas(32) float t_enter[kLanes];
+      unsigned children = packet_vs_node(node, p, tmax, t_enter);
+      for (unsigned c = children; c != 0; c &= c - 1) {
+        if (node.child[std::countr_zero(c)] == bvh::kEmptySlot) children &= ~(1u << std::countr_zero(c));
+      }
+      std::uint64_t entering[kLanes];
+      rays_vs_children(node, p, current.rays, children, entering);
+      const int base = top;
+      for (unsigned c = children; c != 0; c &= c - 1) {
+        const int i = std::countr_zero(c);
+        if (entering[i] == 0) continue;
+        const Entry e{node.child[i], node.count[i], entering[i], t_enter[i]};
+        // Insertion by descending entry bound, so that the nearest child is popped first.
+        int k = top++;
+        while (k > base && stack[k - 1].t < e.t) {
+          stack[k] = stack[k - 1];
+          --k;
+        }
+        stack[k] = e;
+      }
+    }
+    for (;;) {
+      if (top == 0) return;
+      current = stack[--top];
+      if (current.t > tmax) continue;
+      current.rays = still_open(p, current.rays, current.t);
+      if (current.rays != 0) break;
+    }
+  }
+}
+
+}  // namespace
+
+Status MeshBvh::intersect_coherent(std::span<const Rayf> rays, std::span<MeshHit> hits, FaceMode faces) const {
+  if (rays.size() != hits.size()) {
+    return Status{StatusCode::invalid_argument, "MeshBvh::intersect_coherent: " + std::to_string(rays.size()) +
+                                                    " rays but room for " + std::to_string(hits.size()) + " hits"};
+  }
+  Packet packet;
+  Preparation prepared;
+  std::uint32_t which[kPacketRays];
+  int slot[kPacketRays];
+  for (std::size_t begin = 0; begin < rays.size(); begin += kPacketRays) {
+    const int n = int(std::min<std::size_t>(kPacketRays, rays.size() - begin));
+    // The run's valid rays, split into packets by key (an image tile nearly always has one).
+    std::uint64_t pending = 0;
+    for (int r = 0; r < n; ++r) {
+      const std::size_t i = begin + std::size_t(r);
+      hits[i] = {};
+      const WatertightRay<float> w = WatertightRay<float>::from_ray(rays[i]);
+      if (!data_ || !w.valid) continue;
+      prepared.key[r] = packet_key(w, rays[i]);
+      prepared.axes[r][0] = std::int8_t(w.kx), prepared.axes[r][1] = std::int8_t(w.ky), prepared.axes[r][2] = std::int8_t(w.kz);
+      prepared.shear[r][0] = w.shear_x, prepared.shear[r][1] = w.shear_y, prepared.shear[r][2] = w.shear_z;
+      pending |= std::uint64_t(1) << r;
+    }
+    while (pending != 0) {
+      const int key = prepared.key[std::countr_zero(pending)];
+      int count = 0;
+      for (std::uint64_t rest = pending; rest != 0; rest &= rest - 1) {
+        const int r = std::countr_zero(rest);
+        if (prepared.key[r] != key) continue;
+        which[count] = std::uint32_t(begin) + std::uint32_t(r);
+        slot[count++] = r;
+        pending &= ~(std::uint64_t(1) << r);
+      }
+      load_packet(packet, rays, which, count, prepared, slot);
+      trace_packet(*data_, packet, faces);
+      for (int r = 0; r < count; ++r) {
+        if ((packet.found >> r & 1) == 0) continue;
+        const std::uint32_t i = packet.source[r];
+        hits[i] = complete_hit(rays[i], packet.tmax[r], packet.best_pack[r], packet.best_lane[r], packet.best_u[r],
+                               packet.best_v[r], (packet.back >> r & 1) != 0);
+      }
+    }
+  }
+  return Status::success();
+}
+
+Status MeshInstance::intersect_coherent(std::span<const Rayf> rays, std::span<MeshHit> hits, FaceMode faces) const {
+  if (rays.size() != hits.size()) {
+    return Status{StatusCode::invalid_argument, "MeshInstance::intersect_coherent: " + std::to_string(rays.size()) +
+                                                    " rays but room for " + std::to_string(hits.size()) + " hits"};
+  }
+  if (!bvh || !transform.is_invertible()) {
+    std::fill(hits.begin(), hits.end(), MeshHit{});
+    return Status::success();
+  }
+  if (transform.is_identity()) {
+    // The mesh's frame is the world's: the rays go in as they are, and the normals are
+    // renormalised as apply_normal would.
+    static_cast<void>(bvh->intersect_coherent(rays, hits, faces));
+    for (MeshHit& hit : hits) {
+      if (hit) hit.normal = normalize(hit.normal), hit.shading_normal = normalize(hit.shading_normal);
+    }
+    return Status::success();
+  }
+  Rayf local[kPacketRays];
+  for (std::size_t begin = 0; begin < rays.size(); begin += kPacketRays) {
+    const std::size_t n = std::min<std::size_t>(kPacketRays, rays.size() - begin);
+    const std::span<const Rayf> world = rays.subspan(begin, n);
+    const std::span<MeshHit> out = hits.subspan(begin, n);
+    // As MeshInstance::intersect: the ray goes into the mesh's frame, where t is unchanged.
+    for (std::size_t r = 0; r < n; ++r) {
+      const Rayf& ray = world[r];
+      local[r] = is_valid(ray)
+                     ? Rayf{transform.inverse_point(ray.origin), transform.inverse_vector(ray.dir), ray.tmin, ray.tmax}
+                     : ray;
+    }
+    static_cast<void>(bvh->intersect_coherent(std::span<const Rayf>(local, n), out, faces));
+    for (std::size_t r = 0; r < n; ++r) {
+      MeshHit& hit = out[r];
+      if (!hit) continue;
+      hit.point = world[r].at(hit.t);
+      hit.normal = transform.apply_normal(hit.normal);
+      hit.shading_normal = transform.apply_normal(hit.shading_normal);
+    }
+  }
+  return Status::success();
+}
+
+}  // namespace hitscan

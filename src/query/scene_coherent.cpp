@@ -1,0 +1,279 @@
+// Scene::raycast_coherent_batch: runs of coherent rays traced through the scene together.
+//
+// Per packet (a run of up to 64 rays) the colliders it can meet are gathered from the top-level
+// tree by one box query, the box of the rays' segments inside the scene's bounds, and culled by an
+// interval-arithmetic test of the whole packet against each collider's box (Boulos et al.,
+// "Geometric and Arithmetic Culling Methods for Entire Ray Packets", 2006). They are visited
+// nearest packet entry first. A mesh traces the packet's rays through
+// MeshInstance::intersect_coherent with each ray's tmax at its nearest hit so far, any other
+// shape runs its kernel ray by ray; either is asked only about the rays whose limit the
+// collider's box admits, by walk_nearest's own box test. A hit replaces a ray's best as in
+// walk_nearest (hit_before), so the result is raycast's whatever order the colliders come in.
+
+#include <algorithm>
+#include <bit>
+#include <limits>
+#include <string>
+#include <vector>
+
+#include "hitscan/geometry/ray_pack.hpp"
+#include "scene_ray_hits.hpp"
+#include "scene_state.hpp"
+
+namespace hitscan {
+namespace {
+
+using namespace scene_ray;
+
+using F = simd::Float8;
+using M = MaskOf<F>;
+constexpr std::size_t kLanes = F::width;
+constexpr std::size_t kPacketRays = 64;
+constexpr std::size_t kGrainPackets = 4;  // packets per chunk handed to a thread
+
+// Intervals over a packet's valid rays, per axis: origins and inverse directions. An axis on
+// which the rays' directions differ in sign, or one is zero, is left out of the packet test.
+struct PacketBounds {
+  bool bounded[3]{};
+  float origin_lo[3]{}, origin_hi[3]{}, inv_lo[3]{}, inv_hi[3]{};
+};
+
+// Whether a ray of the packet may enter `box` within [0, tmax]: false only when no ray's
+// bvh::detail::ray_enters_box accepts it. t_enter receives a lower bound of their entries. Float
+// interval arithmetic is exact for this: rounding is monotone, so the bounds computed from the
+// intervals' ends bound what each ray's own test computes.
+bool packet_enters_box(const PacketBounds& b, const Aabbf& box, float tmax, float& t_enter) {
+  constexpr float kGamma3 = 3.0f * (kEpsilon<float> * 0.5f) / (1.0f - 3.0f * (kEpsilon<float> * 0.5f));
+  constexpr float kFarScale = 1.0f + 2.0f * kGamma3;
+  float t0 = 0.0f, t1 = tmax;
+  for (int a = 0; a < 3; ++a) {
+    if (!b.bounded[a]) continue;
+    const bool negative = b.inv_hi[a] < 0.0f;
+    const float near = negative ? box.max[a] : box.min[a], far = negative ? box.min[a] : box.max[a];
+    const float near_lo = near - b.origin_hi[a], near_hi = near - b.origin_lo[a];
+    const float far_lo = far - b.origin_hi[a], far_hi = far - b.origin_lo[a];
+    const float lo = b.inv_lo[a], hi = b.inv_hi[a];
+    t0 = max(t0, min(min(near_lo * lo, near_lo * hi), min(near_hi * lo, near_hi * hi)));
+    t1 = min(t1, max(max(far_lo * lo, far_lo * hi), max(far_hi * lo, far_hi * hi)) * kFarScale);
+  }
+  t_enter = t0;
+  return t0 <= t1;
+}
+
+// A collider the packet may meet: where the packet's middle ray enters its box (+inf when it
+// does not), and a lower bound of every ray's entry.
+struct Candidate {
+  const CommittedCollider* collider;
+  float t;
+  float bound;
+};
+
+// What tracing a packet needs, once per thread.
+struct Workspace {
+  // ray[r].tmax is the ray's limit, then the distance of its best hit (walk_nearest's clip).
+  Rayf ray[kPacketRays];
+  bool valid[kPacketRays];
+  // The same rays structure-of-arrays, for testing 8 of them at once against a collider's box;
+  // tmax is -inf for a ray that can hit nothing.
+  alignas(32) float origin[3][kPacketRays];
+  alignas(32) float inv_dir[3][kPacketRays];
+  alignas(32) float negative[3][kPacketRays];  // all bits set where the direction is negative
+  alignas(32) float tmax[kPacketRays];
+  // The rays a mesh is traced for, and which of the packet's each is.
+  Rayf mesh_rays[kPacketRays];
+  std::uint8_t mesh_ray_of[kPacketRays];
+  MeshHit mesh_hits[kPacketRays];
+  std::vector<Candidate> candidates;
+};
+
+// The bounds of every collider the options see, planes left out (the box queries are clipped to it).
+Aabbf visible_bounds(const Scene::State& s, const QueryOptions& options) {
+  Aabbf box;
+  for (const auto& c : s.committed) {
+    if (c && c->proxy != bvh::kNullProxy && visible(*c, options)) box.grow(c->bounds);
+  }
+  return box;
+}
+
+// One packet: hits[r] = raycast(rays[r], options) for r < rays.size() <= kPacketRays.
+void trace_packet(const Scene::State& s, std::span<const QueryRay> rays, std::span<QueryHit> hits,
+                  const QueryOptions& options, const Aabbf& scene_box, Workspace& w) {
+  const std::size_t n = rays.size();
+  Rayf* ray = w.ray;
+  bool* valid = w.valid;
+  bool any = false;
+  for (std::size_t r = 0; r < n; ++r) {
+    hits[r] = {};
+    valid[r] = prepare(rays[r], options, ray[r]);
+    if (!valid[r]) ray[r] = {};
+    for (int a = 0; a < 3; ++a) {  // as RayInverse::from_ray
+      w.origin[a][r] = ray[r].origin[a];
+      w.inv_dir[a][r] = 1.0f / ray[r].dir[a];
+      w.negative[a][r] = std::signbit(ray[r].dir[a]) ? std::bit_cast<float>(~0u) : 0.0f;
+    }
+    w.tmax[r] = valid[r] ? ray[r].tmax : -kInfinity<float>;
+    any = any || valid[r];
+  }
+  for (std::size_t r = n; r < (n + kLanes - 1) / kLanes * kLanes; ++r) {
+    // Lanes past the packet's end: never entering anything.
+    for (int a = 0; a < 3; ++a) w.origin[a][r] = w.inv_dir[a][r] = w.negative[a][r] = 0.0f;
+    w.tmax[r] = -kInfinity<float>;
+  }
+  if (!any) return;
+  const auto offer = [&](std::size_t r, const QueryHit& candidate) {
+    if (hits[r].hit && !hit_before(candidate, hits[r])) return;
+    hits[r] = candidate;
+    ray[r].tmax = w.tmax[r] = candidate.distance;  // nothing farther can win
+  };
+  // Whether walk_nearest would test the collider for the ray: its box, if bounded, within the
+  // ray's current limit.
+  const auto enters = [&](const CommittedCollider& c, std::size_t r) {
+    float t_enter;
+    return valid[r] && (c.proxy == bvh::kNullProxy ||
+                        bvh::detail::ray_enters_box(c.bounds, RayInverse<float>::from_ray(ray[r]), ray[r].tmax, t_enter));
+  };
+  // The rays that enter a bounded collider's box: bvh::detail::ray_enters_box, lane for lane.
+  const auto entering = [&](const Aabbf& box) {
+    constexpr float kGamma3 = 3.0f * (kEpsilon<float> * 0.5f) / (1.0f - 3.0f * (kEpsilon<float> * 0.5f));
+    constexpr float kFarScale = 1.0f + 2.0f * kGamma3;
+    std::uint64_t mask = 0;
+    for (std::size_t base = 0; base < n; base += kLanes) {
+      F t0(0.0f), t1 = F::load(w.tmax + base);
+      for (int a = 0; a < 3; ++a) {
+        const M negative = F::load(w.negative[a] + base) != F(0.0f);
+        const F near = select(negative, F(box.max[a]), F(box.min[a])), far = select(negative, F(box.min[a]), F(box.max[a]));
+        const F origin = F::load(w.origin[a] + base), inv = F::load(w.inv_dir[a] + base);
+        t0 = max((near - origin) * inv, t0);
+        t1 = min((far - origin) * inv * F(kFarScale), t1);
+      }
+      mask |= std::uint64_t(unsigned(bits(t0 <= t1))) << base;
+    }
+    return mask;
+  };
+  // walk_nearest's test of one collider for each ray.
+  const auto test_shape = [&](const CommittedCollider& c) {
+    for (std::size_t r = 0; r < n; ++r) {
+      if (!enters(c, r)) continue;
+      QueryHit candidate;
+      if (nearest_hit(c, ray[r], options, candidate)) offer(r, candidate);
+    }
+  };
+  for (const std::uint32_t slot : s.unbounded) {
+    if (visible(*s.committed[slot], options)) test_shape(*s.committed[slot]);
+  }
+
+  // The packet's intervals, and the box of its rays' segments inside the scene's bounds (grown
+  // by far more than the rounding of their end points).
+  PacketBounds bounds;
+  Aabbf segments;
+  for (int a = 0; a < 3; ++a) {
+    bounds.bounded[a] = true;
+    bounds.origin_lo[a] = bounds.inv_lo[a] = kInfinity<float>;
+    bounds.origin_hi[a] = bounds.inv_hi[a] = -kInfinity<float>;
+  }
+  for (std::size_t r = 0; r < n; ++r) {
+    if (!valid[r]) continue;
+    float t0 = 0.0f, t1 = ray[r].tmax;
+    for (int a = 0; a < 3; ++a) {
+      const float inv = w.inv_dir[a][r], origin = ray[r].origin[a];
+      bounds.bounded[a] = bounds.bounded[a] && std::isfinite(inv);
+      bounds.origin_lo[a] = min(bounds.origin_lo[a], origin), bounds.origin_hi[a] = max(bounds.origin_hi[a], origin);
+      bounds.inv_lo[a] = min(bounds.inv_lo[a], inv), bounds.inv_hi[a] = max(bounds.inv_hi[a], inv);
+      const float near = (scene_box.min[a] - origin) * inv, far = (scene_box.max[a] - origin) * inv;
+      t0 = max(t0, min(near, far));  // a NaN (origin on a parallel face) is dropped
+      t1 = min(t1, max(near, far));
+    }
+    if (t0 > t1) continue;
+    segments.grow(ray[r].at(t0));
+    segments.grow(ray[r].at(t1));
+  }
+  for (int a = 0; a < 3; ++a) {
+    bounds.bounded[a] = bounds.bounded[a] && (bounds.inv_lo[a] > 0.0f || bounds.inv_hi[a] < 0.0f);
+  }
+  if (!segments.is_valid()) return;
+  const float margin = 1e-4f * (max(max_component(abs(segments.min)), max_component(abs(segments.max))) +
+                                max_component(segments.max - segments.min)) +
+                       std::numeric_limits<float>::min();
+  segments = {segments.min - Vec3f{margin, margin, margin}, segments.max + Vec3f{margin, margin, margin}};
+
+  const auto packet_tmax = [&] {
+    float t = -kInfinity<float>;
+    for (std::size_t r = 0; r < n; ++r) t = valid[r] ? max(t, ray[r].tmax) : t;
+    return t;
+  };
+  std::vector<Candidate>& candidates = w.candidates;
+  candidates.clear();
+  const float tmax = packet_tmax();
+  std::size_t middle_index = n / 2;
+  while (middle_index > 0 && !valid[middle_index]) --middle_index;
+  while (!valid[middle_index]) ++middle_index;
+  const Rayf& middle_ray = ray[middle_index];
+  const RayInverse<float> middle = RayInverse<float>::from_ray(middle_ray);
+  s.tree.query(segments, [&](std::uint32_t proxy) {
+    const CommittedCollider& c = *s.committed[s.tree.user(proxy)];
+    float t_enter;
+    if (!visible(c, options) || !packet_enters_box(bounds, c.bounds, tmax, t_enter)) return true;
+    // Nearest first along the packet's middle ray, where it enters the box (a tile's rays meet
+    // the colliders in much the same order); after it, by the packet's bound.
+    float t_middle;
+    const bool middle_enters = bvh::detail::ray_enters_box(c.bounds, middle, middle_ray.tmax, t_middle);
+    candidates.push_back({&c, middle_enters ? t_middle : kInfinity<float>, t_enter});
+    return true;
+  });
+  std::sort(candidates.begin(), candidates.end(), [](const Candidate& a, const Candidate& b) {
+    if (a.t != b.t) return a.t < b.t;
+    return a.bound < b.bound || (a.bound == b.bound && a.collider->id < b.collider->id);
+  });
+
+  for (const Candidate& candidate : candidates) {
+    const CommittedCollider& c = *candidate.collider;
+    float t_enter;
+    if (!packet_enters_box(bounds, c.bounds, packet_tmax(), t_enter)) continue;  // hits so far are nearer
+    const auto* mesh = std::get_if<WorldMesh>(&c.shape);
+    if (mesh == nullptr) {
+      test_shape(c);
+      continue;
+    }
+    // The rays raycast would trace through the mesh (only where the box admits them, so that
+    // the packets hold the rays that need them).
+    std::size_t count = 0;
+    for (std::uint64_t in = entering(c.bounds); in != 0; in &= in - 1) {
+      const auto r = static_cast<std::size_t>(std::countr_zero(in));
+      w.mesh_rays[count] = ray[r];
+      w.mesh_ray_of[count++] = static_cast<std::uint8_t>(r);
+    }
+    if (count == 0) continue;
+    static_cast<void>(mesh->intersect_coherent(std::span<const Rayf>(w.mesh_rays, count),
+                                               std::span<MeshHit>(w.mesh_hits, count), options.faces));
+    for (std::size_t k = 0; k < count; ++k) {
+      const std::size_t r = w.mesh_ray_of[k];
+      if (w.mesh_hits[k].hit) offer(r, from_mesh_hit(c, ray[r], w.mesh_hits[k]));
+    }
+  }
+}
+
+}  // namespace
+
+Status Scene::raycast_coherent_batch(std::span<const QueryRay> rays, std::span<QueryHit> hits,
+                                     const QueryOptions& options, Executor* executor) const {
+  if (rays.size() != hits.size()) {
+    return Status{StatusCode::invalid_argument, "Scene::raycast_coherent_batch: " + std::to_string(rays.size()) +
+                                                    " rays but room for " + std::to_string(hits.size()) + " hits"};
+  }
+  // A filter is asked about each collider per ray, in raycast's order: ray by ray it stays.
+  if (options.filter.accept) return raycast_batch(rays, hits, options, executor);
+  std::shared_lock lock(state_->query_mutex);  // one commit boundary for the whole batch
+  const State& s = *state_;
+  const Aabbf scene_box = visible_bounds(s, options);
+  const std::size_t packets = (rays.size() + kPacketRays - 1) / kPacketRays;
+  (executor ? *executor : default_executor()).parallel_for(packets, kGrainPackets, [&](std::size_t b, std::size_t e) {
+    thread_local Workspace workspace;
+    for (std::size_t p = b; p < e; ++p) {
+      const std::size_t first = p * kPacketRays, count = std::min(kPacketRays, rays.size() - first);
+      trace_packet(s, rays.subspan(first, count), hits.subspan(first, count), options, scene_box, workspace);
+    }
+  });
+  return Status::success();
+}
+
+}  // namespace hitscan
