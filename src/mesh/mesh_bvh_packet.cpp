@@ -10,75 +10,27 @@
 // conservative slab test of bvh::ray_vs_node, so each stack entry carries the mask of the rays
 // that enter it (Wald, Boulos and Shirley, "Ray Tracing Deformable Scenes Using Dynamic Bounding
 // Volume Hierarchies", 2007, with a ray mask in place of the first-active-ray range). Leaves run
-// the watertight test with 8 rays in the SIMD lanes against one triangle at a time: per lane the
-// operations and their order are those of ray_vs_triangles, so the results are the same bits,
-// and the lanes it hands to the scalar kernel (an edge function exactly zero) are the same too;
-// a group with only a ray or two left in a leaf takes ray_vs_triangles itself. So each ray gets
-// intersect's triangle and t: only the order in which equal-t hits are met differs.
+// the watertight test with 8 rays in the SIMD lanes, bit for bit as ray_vs_triangles
+// (mesh_bvh_packet_leaf.cpp). So each ray gets intersect's triangle and t: only the order in
+// which equal-t hits are met differs.
 
 #include <algorithm>
 #include <bit>
 #include <cmath>
-#include <cstring>
 #include <string>
 
 #include "hitscan/bvh/wide_bvh.hpp"
 #include "hitscan/geometry/ray_triangle.hpp"
-#include "mesh_bvh_data.hpp"
+#include "mesh_bvh_packet.hpp"
 
 namespace hitscan {
+namespace mesh_packet {
 namespace {
-
-using F = simd::Float8;
-using M = MaskOf<F>;
-constexpr int kLanes = F::width;
-constexpr int kGroups = 8;
-constexpr int kPacketRays = kLanes * kGroups;
-static_assert(sizeof(F) == kLanes * sizeof(float) && sizeof(simd::Float4) == 4 * sizeof(float),
-              "lanes are read from the node and pack layouts as consecutive floats");
 
 // Far plane distances are enlarged by 1 + 2 gamma(3), as bvh::NodeRay does, so that a box a ray
 // grazes is never culled (Ize, "Robust BVH Ray Traversal", JCGT 2013).
 constexpr float kGamma3 = 3.0f * (kEpsilon<float> * 0.5f) / (1.0f - 3.0f * (kEpsilon<float> * 0.5f));
 constexpr float kFarScale = 1.0f + 2.0f * kGamma3;
-
-// One float of a SIMD value stored in a layout, by byte offset.
-float float_at(const void* base, std::size_t offset) {
-  float value;
-  std::memcpy(&value, static_cast<const char*>(base) + offset, sizeof value);
-  return value;
-}
-
-// The rays of one packet, structure-of-arrays by lane, and the nearest hit of each so far.
-struct Packet {
-  int count = 0;
-  int groups = 0;
-  // The shared watertight permutation, and per axis the offsets of the near and far planes in a
-  // node's AabbPack (the direction signs are shared).
-  int kx = 0, ky = 1, kz = 2;
-  std::size_t near_offset[3]{}, far_offset[3]{};
-  // Intervals over the packet's rays, per axis; an axis whose inverse direction is not finite
-  // for some ray (a zero component) is left out of the packet test.
-  bool bounded[3]{};
-  float origin_lo[3]{}, origin_hi[3]{}, inv_near_lo[3]{}, inv_near_hi[3]{}, inv_far_lo[3]{}, inv_far_hi[3]{};
-  float tmin_lo = 0;
-  alignas(32) float origin[3][kPacketRays];
-  alignas(32) float inv_near[3][kPacketRays];
-  alignas(32) float inv_far[3][kPacketRays];
-  alignas(32) float shear[3][kPacketRays];
-  alignas(32) float tmin[kPacketRays];
-  // The ray's tmax, lowered to each nearer hit (the t of the best hit once one is found).
-  alignas(32) float tmax[kPacketRays];
-  alignas(32) float best_u[kPacketRays];
-  alignas(32) float best_v[kPacketRays];
-  std::uint32_t best_pack[kPacketRays];
-  std::uint8_t best_lane[kPacketRays];
-  std::uint64_t found = 0;
-  std::uint64_t back = 0;
-  // The caller's rays, and where each lane's ray sits among them.
-  const Rayf* rays = nullptr;
-  std::uint32_t source[kPacketRays];
-};
 
 // The permutation and direction signs a packet's rays must share.
 int packet_key(const WatertightRay<float>& prepared, const Rayf& ray) {
@@ -148,8 +100,6 @@ void load_packet(Packet& p, std::span<const Rayf> rays, const std::uint32_t* whi
   p.tmin_lo = low(p.tmin);
 }
 
-// The bits of group g in a packet-wide ray mask.
-unsigned group_lanes(std::uint64_t rays, int g) { return unsigned(rays >> (kLanes * g)) & 0xFFu; }
 
 // The largest tmax of the packet's rays (an upper bound for the packet's box tests).
 float packet_tmax(const Packet& p) {
@@ -215,132 +165,6 @@ void rays_vs_children(const bvh::WideNode& node, const Packet& p, std::uint64_t 
   }
 }
 
-// Whether the query takes a hit on this side.
-M faces_taken(M back, FaceMode faces) {
-  switch (faces) {
-    case FaceMode::front_only: return ~back;
-    case FaceMode::back_only: return back;
-    case FaceMode::both: break;
-  }
-  return back | ~back;
-}
-
-// Records a hit of ray r on lane `lane` of pack `pack` if it is nearer than its best (or the
-// first at the same t), as MeshBvh::intersect's leaf does.
-void offer_hit(Packet& p, int r, float t, float u, float v, bool back, std::uint32_t pack, int lane) {
-  const std::uint64_t bit = std::uint64_t(1) << r;
-  if (!(t < p.tmax[r] || (t == p.tmax[r] && (p.found & bit) == 0))) return;
-  p.tmax[r] = t;
-  p.best_u[r] = u, p.best_v[r] = v;
-  p.best_pack[r] = pack;
-  p.best_lane[r] = static_cast<std::uint8_t>(lane);
-  p.found |= bit;
-  p.back = back ? p.back | bit : p.back & ~bit;
-}
-
-// One ray against the pack with the per-ray kernel, as MeshBvh::intersect's leaf does: cheaper
-// than a SIMD lane set for a group with only a ray or two left.
-void ray_vs_pack(Packet& p, int r, const LeafPack& leaf, std::uint32_t pack, FaceMode faces) {
-  WatertightRay<float> ray;
-  ray.valid = true;
-  ray.origin = {p.origin[0][r], p.origin[1][r], p.origin[2][r]};
-  ray.tmin = p.tmin[r];
-  ray.tmax = p.tmax[r];
-  ray.kx = p.kx, ray.ky = p.ky, ray.kz = p.kz;
-  ray.shear_x = p.shear[0][r], ray.shear_y = p.shear[1][r], ray.shear_z = p.shear[2][r];
-  const PackHit<simd::Float4> h = ray_vs_triangles(leaf.triangles, ray, p.rays[p.source[r]].dir);
-  const unsigned back = unsigned(bits(h.back_face));
-  unsigned lanes = unsigned(bits(h.hit));
-  if (faces != FaceMode::both) lanes &= faces == FaceMode::back_only ? back : ~back;
-  for (; lanes != 0; lanes &= lanes - 1) {
-    const int lane = std::countr_zero(lanes);
-    offer_hit(p, r, h.t[lane], h.u[lane], h.v[lane], ((back >> lane) & 1) != 0, pack, lane);
-  }
-}
-
-// Groups with at most this many rays take the per-ray kernel.
-constexpr int kSparseGroup = 2;
-
-// The rays of `rays` (a mask) against the triangles of one leaf pack.
-void rays_vs_pack(Packet& p, const LeafPack& leaf, std::uint32_t pack, std::uint64_t rays, FaceMode faces) {
-  unsigned dense = 0;
-  for (int g = 0; g < p.groups; ++g) {
-    const unsigned lanes = group_lanes(rays, g);
-    if (std::popcount(lanes) > kSparseGroup) {
-      dense |= 1u << g;
-      continue;
-    }
-    for (unsigned rest = lanes; rest != 0; rest &= rest - 1) ray_vs_pack(p, kLanes * g + std::countr_zero(rest), leaf, pack, faces);
-  }
-  if (dense == 0) return;
-  const auto* corners = reinterpret_cast<const char*>(&leaf.triangles);
-  const auto coordinate = [&](int vertex, int axis, int lane) {
-    return float_at(corners, (3 * vertex + axis) * sizeof(simd::Float4) + lane * sizeof(float));
-  };
-  for (int lane = 0; lane < 4; ++lane) {
-    if (leaf.ids[lane] == kNoTriangle) continue;
-    const F v0x(coordinate(0, p.kx, lane)), v0y(coordinate(0, p.ky, lane)), v0z(coordinate(0, p.kz, lane));
-    const F v1x(coordinate(1, p.kx, lane)), v1y(coordinate(1, p.ky, lane)), v1z(coordinate(1, p.kz, lane));
-    const F v2x(coordinate(2, p.kx, lane)), v2y(coordinate(2, p.ky, lane)), v2z(coordinate(2, p.kz, lane));
-    for (unsigned groups = dense; groups != 0; groups &= groups - 1) {
-      const int g = std::countr_zero(groups);
-      const unsigned lanes = group_lanes(rays, g);
-      const int base = kLanes * g;
-      // ray_vs_triangles, lane for lane (the same operations in the same order).
-      const F ox = F::load(p.origin[p.kx] + base), oy = F::load(p.origin[p.ky] + base);
-      const F oz = F::load(p.origin[p.kz] + base);
-      const F sx = F::load(p.shear[0] + base), sy = F::load(p.shear[1] + base);
-      const F az = v0z - oz, bz = v1z - oz, cz = v2z - oz;
-      const F ax = (v0x - ox) - sx * az, ay = (v0y - oy) - sy * az;
-      const F bx = (v1x - ox) - sx * bz, by = (v1y - oy) - sy * bz;
-      const F cx = (v2x - ox) - sx * cz, cy = (v2y - oy) - sy * cz;
-      const F u = cx * by - cy * bx;
-      const F v = ax * cy - ay * cx;
-      const F w = bx * ay - by * ax;
-      const F zero(0.0f);
-      const M outside = ((u < zero) | (v < zero) | (w < zero)) & ((u > zero) | (v > zero) | (w > zero));
-      const unsigned inside = unsigned(bits(~outside)) & lanes;
-      if (inside == 0) continue;  // the common case: every ray passes the triangle by
-      const F sz = F::load(p.shear[2] + base);
-      const F tmax = F::load(p.tmax + base);
-      const F det = u + v + w;
-      const F inv_det = F(1.0f) / det;
-      const F t = (u * (sz * az) + v * (sz * bz) + w * (sz * cz)) * inv_det;
-      const M on_edge = (u == zero) | (v == zero) | (w == zero);
-      const M accepted = andnot((det != zero) & (abs(det) < F(kInfinity<float>)) & (t >= F::load(p.tmin + base)) &
-                                    (t <= tmax) & (t < F(kInfinity<float>)),
-                                outside);
-      const M back = det < zero;
-      const M found = M::from_bits(int(group_lanes(p.found, g)));
-      const M nearer = (t < tmax) | andnot(t == tmax, found);
-      unsigned taken = unsigned(bits(andnot(accepted, on_edge) & faces_taken(back, faces) & nearer)) & lanes;
-      unsigned rare = unsigned(bits(on_edge)) & inside;
-      if ((taken | rare) == 0) continue;
-      alignas(32) float t_lanes[kLanes], u_lanes[kLanes], v_lanes[kLanes];
-      t.store(t_lanes);
-      (v * inv_det).store(u_lanes);
-      (w * inv_det).store(v_lanes);
-      const unsigned back_bits = unsigned(bits(back));
-      for (; taken != 0; taken &= taken - 1) {
-        const int i = std::countr_zero(taken);
-        offer_hit(p, base + i, t_lanes[i], u_lanes[i], v_lanes[i], ((back_bits >> i) & 1) != 0, pack, lane);
-      }
-      // An edge function of exactly zero: the scalar kernel's double retry and ownership rule,
-      // as ray_vs_triangles does.
-      for (; rare != 0; rare &= rare - 1) {
-        const int r = base + std::countr_zero(rare);
-        const Rayf& ray = p.rays[p.source[r]];
-        WatertightRay<float> prepared = WatertightRay<float>::from_ray(ray);
-        prepared.tmax = p.tmax[r];
-        const RayHit<float> h = ray_vs_triangle(lane_triangle(leaf.triangles, lane), prepared, ray.dir);
-        if (!h.hit) continue;
-        const bool back_face = h.back_face();
-        if (faces == FaceMode::front_only ? back_face : faces == FaceMode::back_only && !back_face) continue;
-        offer_hit(p, r, h.t, h.u, h.v, back_face, pack, lane);
-      }
-    }
-  }
-}
 
 // Drops from `rays` those whose tmax has fallen below `t_enter`, a lower bound of their entry
 // into the subtree: they can find nothing nearer there.
@@ -408,12 +232,15 @@ void trace_packet(const MeshBvh::Data& d, Packet& p, FaceMode faces) {
 }
 
 }  // namespace
+}  // namespace mesh_packet
+
 
 Status MeshBvh::intersect_coherent(std::span<const Rayf> rays, std::span<MeshHit> hits, FaceMode faces) const {
   if (rays.size() != hits.size()) {
     return Status{StatusCode::invalid_argument, "MeshBvh::intersect_coherent: " + std::to_string(rays.size()) +
                                                     " rays but room for " + std::to_string(hits.size()) + " hits"};
   }
+  using namespace mesh_packet;
   Packet packet;
   Preparation prepared;
   std::uint32_t which[kPacketRays];
@@ -460,6 +287,7 @@ Status MeshInstance::intersect_coherent(std::span<const Rayf> rays, std::span<Me
     return Status{StatusCode::invalid_argument, "MeshInstance::intersect_coherent: " + std::to_string(rays.size()) +
                                                     " rays but room for " + std::to_string(hits.size()) + " hits"};
   }
+  using mesh_packet::kPacketRays;
   if (!bvh || !transform.is_invertible()) {
     std::fill(hits.begin(), hits.end(), MeshHit{});
     return Status::success();

@@ -62,7 +62,9 @@ TEST(MeshBvhInside, CountedRaysGiveTheSameHitAndTheirCost) {
     EXPECT_EQ(counted.triangle, plain.triangle);
     EXPECT_GE(cost.nodes, 1u);  // the root is always tested
     EXPECT_EQ(cost.triangles % 4, 0u);
-    if (plain.hit) EXPECT_GE(cost.triangles, 4u);  // a hit was found in some leaf
+    if (plain.hit) {
+      EXPECT_GE(cost.triangles, 4u);  // a hit was found in some leaf
+    }
   }
 }
 

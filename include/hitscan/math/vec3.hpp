@@ -63,7 +63,12 @@ template <Real T> constexpr T max_component(Vec3<T> a) { return max(a.x, max(a.y
 /// Index (0, 1, 2) of the component with the largest magnitude.
 template <Real T> inline int max_dimension(Vec3<T> a) {
   const Vec3<T> m = abs(a);
-  return m.x >= m.y ? (m.x >= m.z ? 0 : 2) : (m.y >= m.z ? 1 : 2);
+  // Selects rather than nested branches (the axes of random rays are unpredictable); the same
+  // answer as m.x >= m.y ? (m.x >= m.z ? 0 : 2) : (m.y >= m.z ? 1 : 2), NaN included.
+  const bool x_over_y = m.x >= m.y;
+  const int first = x_over_y ? 0 : 1;
+  const T larger = x_over_y ? m.x : m.y;
+  return larger >= m.z ? first : 2;
 }
 template <Real T> inline bool is_finite(Vec3<T> a) { return is_finite(a.x) && is_finite(a.y) && is_finite(a.z); }
 

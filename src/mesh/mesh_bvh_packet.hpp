@@ -1,0 +1,65 @@
+#pragma once
+// The ray packet of MeshBvh::intersect_coherent, shared by the walk (mesh_bvh_packet.cpp) and the
+// leaf kernels (mesh_bvh_packet_leaf.cpp). Private to the mesh layer.
+
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+
+#include "mesh_bvh_data.hpp"
+
+namespace hitscan::mesh_packet {
+
+using F = simd::Float8;
+using M = MaskOf<F>;
+constexpr int kLanes = F::width;
+constexpr int kGroups = 8;
+constexpr int kPacketRays = kLanes * kGroups;
+static_assert(sizeof(F) == kLanes * sizeof(float) && sizeof(simd::Float4) == 4 * sizeof(float),
+              "lanes are read from the node and pack layouts as consecutive floats");
+
+// One float of a SIMD value stored in a layout, by byte offset.
+inline float float_at(const void* base, std::size_t offset) {
+  float value;
+  std::memcpy(&value, static_cast<const char*>(base) + offset, sizeof value);
+  return value;
+}
+
+// The rays of one packet, structure-of-arrays by lane, and the nearest hit of each so far.
+struct Packet {
+  int count = 0;
+  int groups = 0;
+  // The shared watertight permutation, and per axis the offsets of the near and far planes in a
+  // node's AabbPack (the direction signs are shared).
+  int kx = 0, ky = 1, kz = 2;
+  std::size_t near_offset[3]{}, far_offset[3]{};
+  // Intervals over the packet's rays, per axis; an axis whose inverse direction is not finite
+  // for some ray (a zero component) is left out of the packet test.
+  bool bounded[3]{};
+  float origin_lo[3]{}, origin_hi[3]{}, inv_near_lo[3]{}, inv_near_hi[3]{}, inv_far_lo[3]{}, inv_far_hi[3]{};
+  float tmin_lo = 0;
+  alignas(32) float origin[3][kPacketRays];
+  alignas(32) float inv_near[3][kPacketRays];
+  alignas(32) float inv_far[3][kPacketRays];
+  alignas(32) float shear[3][kPacketRays];
+  alignas(32) float tmin[kPacketRays];
+  // The ray's tmax, lowered to each nearer hit (the t of the best hit once one is found).
+  alignas(32) float tmax[kPacketRays];
+  alignas(32) float best_u[kPacketRays];
+  alignas(32) float best_v[kPacketRays];
+  std::uint32_t best_pack[kPacketRays];
+  std::uint8_t best_lane[kPacketRays];
+  std::uint64_t found = 0;
+  std::uint64_t back = 0;
+  // The caller's rays, and where each lane's ray sits among them.
+  const Rayf* rays = nullptr;
+  std::uint32_t source[kPacketRays];
+};
+
+// The bits of group g in a packet-wide ray mask.
+inline unsigned group_lanes(std::uint64_t rays, int g) { return unsigned(rays >> (kLanes * g)) & 0xFFu; }
+
+// The rays of `rays` (a mask) against the triangles of one leaf pack.
+void rays_vs_pack(Packet& p, const LeafPack& leaf, std::uint32_t pack, std::uint64_t rays, FaceMode faces);
+
+}  // namespace hitscan::mesh_packet
