@@ -46,6 +46,11 @@ struct BuildTiming {
 /// Embree's single-thread device; more: a ThreadPool of that many).
 BuildTiming build_hitscan(std::shared_ptr<const TriangleMesh> mesh, int threads, int builds);
 
+/// The same hitscan tree answering closest queries with MeshBvh::intersect_coherent on
+/// consecutive groups of 64 rays (the 8x8 pixel tiles of the coherent set). `hitscan` must come
+/// from build_hitscan and outlive the result.
+std::unique_ptr<Backend> hitscan_packets(const Backend& hitscan, std::string name);
+
 /// Embree 3 at build quality medium or high, on its own device limited to `threads` build threads
 /// (0: Embree's default, every hardware thread). The index buffer is shared with the mesh.
 BuildTiming build_embree(std::shared_ptr<const TriangleMesh> mesh, bool high_quality, int threads, int builds);

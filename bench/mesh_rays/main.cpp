@@ -1,6 +1,8 @@
 // hitscan_mesh_bench: the "mesh_rays" suite. hitscan's MeshBvh side by side with Embree 3 (build
 // quality medium and high, single rays and 8-ray packets), Bullet and brute force, on the same
-// rays in one process, on one thread and on all of them.
+// rays in one process, on one thread and on all of them. On the coherent set hitscan also traces
+// 64-ray packets (MeshBvh::intersect_coherent over the image's 8x8 tiles), set beside Embree's
+// 8-ray packets.
 //
 //   hitscan_mesh_bench [--jsonl FILE] [--rays N] [--repetitions R] [--builds B] [--threads T]
 //                      [--meshes armadillo,bunny,...] [--watertight-rays N]
@@ -264,6 +266,7 @@ void run_mesh(const std::string& name, const Options& options, FigureLog& log) {
             options.builds);
   log_build(log, info, "embree_high", 1, embree_high.median_ms, embree_high.backend->memory_bytes(), options.builds);
   const std::unique_ptr<Backend> packets = embree_packet8(*embree_high.backend, "embree_high_packet8");
+  const std::unique_ptr<Backend> hitscan_packet = hitscan_packets(*hitscan.backend, "hitscan_packet64");
   BuildTiming bullet = build_bullet(mesh, options.builds);
   log_build(log, info, "bullet", 1, bullet.median_ms, bullet.backend->memory_bytes(), options.builds);
   const std::unique_ptr<Backend> brute_force = info.tris <= kBruteForceMaxTriangles ? make_brute_force(mesh) : nullptr;
@@ -272,6 +275,7 @@ void run_mesh(const std::string& name, const Options& options, FigureLog& log) {
                                               embree_high.backend.get(), bullet.backend.get()};
   std::vector<const Backend*> with_packets = single;
   with_packets.insert(with_packets.begin() + 3, packets.get());
+  with_packets.insert(with_packets.begin() + 1, hitscan_packet.get());
 
   const std::size_t side = std::max<std::size_t>(8, std::size_t(std::sqrt(double(options.rays))) / 8 * 8);
   const RaySet sets[] = {coherent_rays(*mesh, int(side), int(side)), incoherent_rays(mesh->bounds(), options.rays)};

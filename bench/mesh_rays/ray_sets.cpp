@@ -35,13 +35,19 @@ RaySet coherent_rays(const TriangleMesh& mesh, int width, int height) {
 
   RaySet set{"coherent", {}};
   set.rays.reserve(std::size_t(width) * std::size_t(height));
-  for (int tile_y = 0; tile_y < height; tile_y += 2) {
-    for (int tile_x = 0; tile_x < width; tile_x += 4) {
-      for (int y = tile_y; y < tile_y + 2; ++y) {
-        for (int x = tile_x; x < tile_x + 4; ++x) {
-          const float sx = (2.0f * (float(x) + 0.5f) / float(width) - 1.0f) * half_width;
-          const float sy = (1.0f - 2.0f * (float(y) + 0.5f) / float(height)) * half_height;
-          set.rays.push_back({eye, normalize(forward + right * sx + up * sy), 0.0f, tmax});
+  const auto add = [&](int x, int y) {
+    const float sx = (2.0f * (float(x) + 0.5f) / float(width) - 1.0f) * half_width;
+    const float sy = (1.0f - 2.0f * (float(y) + 0.5f) / float(height)) * half_height;
+    set.rays.push_back({eye, normalize(forward + right * sx + up * sy), 0.0f, tmax});
+  };
+  // 8x8 tiles, each made of eight 4x2 sub-tiles (two across, four down).
+  for (int tile_y = 0; tile_y < height; tile_y += 8) {
+    for (int tile_x = 0; tile_x < width; tile_x += 8) {
+      for (int sub_y = tile_y; sub_y < tile_y + 8; sub_y += 2) {
+        for (int sub_x = tile_x; sub_x < tile_x + 8; sub_x += 4) {
+          for (int y = sub_y; y < sub_y + 2; ++y) {
+            for (int x = sub_x; x < sub_x + 4; ++x) add(x, y);
+          }
         }
       }
     }

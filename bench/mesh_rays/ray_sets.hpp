@@ -18,9 +18,9 @@ struct RaySet {
 };
 
 /// A width x height pinhole camera outside the mesh's bounds, looking at their centre, its field
-/// of view just holding the mesh. Rays are stored in 4-wide, 2-tall pixel tiles (tile after tile, row
-/// of tiles after row), so that 8 consecutive rays form a packet. Unit directions; width must be a
-/// multiple of 4 and height of 2.
+/// of view just holding the mesh. Rays are stored in 8x8 pixel tiles (tile after tile, row of tiles
+/// after row), each made of eight 4-wide, 2-tall sub-tiles, so that 8 consecutive rays form a small
+/// packet and 64 a large one. Unit directions; width and height must be multiples of 8.
 RaySet coherent_rays(const TriangleMesh& mesh, int width, int height);
 
 /// `count` rays with origins uniform in the bounds and directions uniform on the sphere (unit),
