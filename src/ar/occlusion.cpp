@@ -3,18 +3,15 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <mutex>
 #include <string>
 
 namespace hitscan {
 namespace {
 
 constexpr float kNoSurface = std::numeric_limits<float>::infinity();
-/// Rows traced per raycast_coherent_batch call: bounds the ray and hit buffers to a few megabytes
-/// at any image size while leaving each batch large enough to spread over the executor. A
-/// multiple of the tile height.
-constexpr int kRowsPerBatch = 32;
 /// The pixels of a tile, traced as one packet of 64 rays: square, so that its rays stay close.
-constexpr int kTileSize = 8;
+constexpr std::size_t kTileSize = 8;
 
 Status invalid(const std::string& message) { return Status{StatusCode::invalid_argument, message}; }
 
@@ -26,32 +23,43 @@ Status render_depth(const Scene& scene, const PinholeCamera& camera, DepthMap& o
   const auto width = static_cast<std::size_t>(k.width), height = static_cast<std::size_t>(k.height);
   const Vec3f forward = camera.forward();
   std::vector<float> depth(width * height);
-  const std::size_t batch_rows = std::min<std::size_t>(height, kRowsPerBatch);
-  std::vector<QueryRay> rays(batch_rows * width);
-  std::vector<QueryHit> hits(batch_rows * width);
-  std::vector<std::size_t> pixel(batch_rows * width);  // where each ray's depth goes
-  for (std::size_t row0 = 0; row0 < height; row0 += batch_rows) {
-    const std::size_t rows = std::min(batch_rows, height - row0);
-    // Tile by tile, so that each run of 64 consecutive rays covers an 8 x 8 block of pixels.
-    std::size_t n = 0;
-    for (std::size_t tile_row = 0; tile_row < rows; tile_row += kTileSize) {
+  // Bands of 8 rows over the executor, each traced on its own thread: its rays made, traced
+  // tile by tile (each run of 64 consecutive rays covers an 8 x 8 block of pixels) and turned
+  // into depths there, so that nothing of a frame runs on one thread alone.
+  const std::size_t bands = (height + kTileSize - 1) / kTileSize;
+  std::mutex failure_mutex;
+  Status failure = Status::success();
+  (executor ? *executor : default_executor()).parallel_for(bands, 1, [&](std::size_t first, std::size_t last) {
+    thread_local std::vector<QueryRay> rays;
+    thread_local std::vector<QueryHit> hits;
+    thread_local std::vector<std::size_t> pixel;  // where each ray's depth goes
+    rays.resize(width * kTileSize), hits.resize(width * kTileSize), pixel.resize(width * kTileSize);
+    SerialExecutor serial;
+    for (std::size_t band = first; band < last; ++band) {
+      const std::size_t row0 = band * kTileSize, row1 = std::min(height, row0 + kTileSize);
+      std::size_t n = 0;
       for (std::size_t tile_column = 0; tile_column < width; tile_column += kTileSize) {
-        for (std::size_t j = row0 + tile_row; j < row0 + std::min(rows, tile_row + kTileSize); ++j) {
+        for (std::size_t j = row0; j < row1; ++j) {
           for (std::size_t i = tile_column; i < std::min(width, tile_column + kTileSize); ++i) {
             rays[n] = camera.ray_through_pixel(float(i) + 0.5f, float(j) + 0.5f);
             pixel[n++] = j * width + i;
           }
         }
       }
+      const Status s = scene.raycast_coherent_batch(std::span<const QueryRay>(rays.data(), n),
+                                                    std::span<QueryHit>(hits.data(), n), options, &serial);
+      if (!s.ok()) {
+        const std::lock_guard lock(failure_mutex);
+        if (failure.ok()) failure = s;
+        return;
+      }
+      for (std::size_t r = 0; r < n; ++r) {
+        // The ray's direction is unit: a point at distance s along it lies s cos(angle) deep.
+        depth[pixel[r]] = hits[r].hit ? hits[r].distance * dot(rays[r].direction, forward) : kNoSurface;
+      }
     }
-    const std::span<const QueryRay> batch_rays(rays.data(), n);
-    const std::span<QueryHit> batch_hits(hits.data(), n);
-    if (Status s = scene.raycast_coherent_batch(batch_rays, batch_hits, options, executor); !s.ok()) return s;
-    for (std::size_t r = 0; r < n; ++r) {
-      // The ray's direction is unit: a point at distance s along it lies s cos(angle) deep.
-      depth[pixel[r]] = hits[r].hit ? hits[r].distance * dot(rays[r].direction, forward) : kNoSurface;
-    }
-  }
+  });
+  if (!failure.ok()) return failure;
   out.width = k.width, out.height = k.height, out.depth = std::move(depth);
   return Status::success();
 }

@@ -19,6 +19,7 @@
 #include <cmath>
 #include <string>
 
+#include "hitscan/assert.hpp"
 #include "hitscan/bvh/wide_bvh.hpp"
 #include "hitscan/geometry/ray_triangle.hpp"
 #include "mesh_bvh_packet.hpp"
@@ -32,36 +33,34 @@ namespace {
 constexpr float kGamma3 = 3.0f * (kEpsilon<float> * 0.5f) / (1.0f - 3.0f * (kEpsilon<float> * 0.5f));
 constexpr float kFarScale = 1.0f + 2.0f * kGamma3;
 
-// The permutation and direction signs a packet's rays must share.
-int packet_key(const WatertightRay<float>& prepared, const Rayf& ray) {
+// The packet key of a ray: the signs of its direction's components and the main axis of the
+// watertight test (WatertightRay::kz; with the signs it fixes kx and ky); -1 for a ray the
+// watertight test refuses.
+int valid_ray_key(const Rayf& ray) {
   return int(std::signbit(ray.dir.x)) | int(std::signbit(ray.dir.y)) << 1 | int(std::signbit(ray.dir.z)) << 2 |
-         prepared.kz << 3;
+         max_dimension(ray.dir) << 3;
 }
+int packet_key(const Rayf& ray) { return is_valid(ray) ? valid_ray_key(ray) : -1; }
 
-// The watertight preparation of a run of rays: what a packet takes from it.
-struct Preparation {
-  int key[kPacketRays];
-  std::int8_t axes[kPacketRays][3];  // kx, ky, kz
-  float shear[kPacketRays][3];
-};
-
-// Fills a packet with the valid rays `which[0..count)` of `rays`, which share a packet key;
-// `prepared` holds the preparation of rays[which[k]] at slot[k].
-void load_packet(Packet& p, std::span<const Rayf> rays, const std::uint32_t* which, int count,
-                 const Preparation& prepared, const int* slot) {
+// Fills a packet with the rays `which[0..count)` of `rays`, valid rays sharing a packet key.
+// The watertight preparation (WatertightRay::from_ray's shears, by the same divisions) and the
+// inverse directions are computed 8 lanes at a time.
+void load_packet(Packet& p, std::span<const Rayf> rays, const std::uint32_t* which, int count) {
   p.count = count;
   p.groups = (count + kLanes - 1) / kLanes;
   p.found = 0;
   p.back = 0;
   p.rays = rays.data();
   const Rayf& first = rays[which[0]];
-  p.kx = prepared.axes[slot[0]][0], p.ky = prepared.axes[slot[0]][1], p.kz = prepared.axes[slot[0]][2];
+  const WatertightRay<float> axes = WatertightRay<float>::from_ray(first);
+  p.kx = axes.kx, p.ky = axes.ky, p.kz = axes.kz;
   constexpr std::size_t kAxis = sizeof(F);  // min_x, min_y, min_z, max_x, ...
   for (int a = 0; a < 3; ++a) {
     const bool negative = std::signbit(first.dir[a]);  // -0 included: max is then the near side
     p.near_offset[a] = (negative ? 3 + a : a) * kAxis;
     p.far_offset[a] = (negative ? a : 3 + a) * kAxis;
   }
+  alignas(32) float dir[3][kPacketRays];
   for (int r = 0; r < p.groups * kLanes; ++r) {
     // Lanes past the count repeat the first ray (never in a ray mask, and no change to the
     // intervals) so that their arithmetic stays ordinary; their tmax is -inf so that they never
@@ -69,15 +68,20 @@ void load_packet(Packet& p, std::span<const Rayf> rays, const std::uint32_t* whi
     const int k = r < count ? r : 0;
     const Rayf& ray = rays[which[k]];
     p.source[r] = which[k];
-    for (int a = 0; a < 3; ++a) {
-      const float inv = 1.0f / ray.dir[a];
-      p.origin[a][r] = ray.origin[a];
-      p.inv_near[a][r] = inv;
-      p.inv_far[a][r] = inv * kFarScale;
-      p.shear[a][r] = prepared.shear[slot[k]][a];
-    }
+    for (int a = 0; a < 3; ++a) p.origin[a][r] = ray.origin[a], dir[a][r] = ray.dir[a];
     p.tmin[r] = ray.tmin;
     p.tmax[r] = r < count ? ray.tmax : -kInfinity<float>;
+  }
+  for (int base = 0; base < p.groups * kLanes; base += kLanes) {
+    const F d[3] = {F::load(dir[0] + base), F::load(dir[1] + base), F::load(dir[2] + base)};
+    for (int a = 0; a < 3; ++a) {
+      const F inv = F(1.0f) / d[a];
+      inv.store(p.inv_near[a] + base);
+      (inv * F(kFarScale)).store(p.inv_far[a] + base);
+    }
+    (d[p.kx] / d[p.kz]).store(p.shear[0] + base);
+    (d[p.ky] / d[p.kz]).store(p.shear[1] + base);
+    (F(1.0f) / d[p.kz]).store(p.shear[2] + base);
   }
   // The intervals, 8 lanes at a time. The inverse directions of an axis share a sign, so one
   // that is infinite (a zero component) shows at an end of the interval.
@@ -99,7 +103,6 @@ void load_packet(Packet& p, std::span<const Rayf> rays, const std::uint32_t* whi
   }
   p.tmin_lo = low(p.tmin);
 }
-
 
 // The largest tmax of the packet's rays (an upper bound for the packet's box tests).
 float packet_tmax(const Packet& p) {
@@ -180,8 +183,8 @@ std::uint64_t still_open(const Packet& p, std::uint64_t rays, float t_enter) {
 
 // The walk: nearest child first by its packet entry bound; a stack entry is skipped, or loses
 // rays, when the rays' hits have moved nearer than it.
-void trace_packet(const MeshBvh::Data& d, Packet& p, FaceMode faces) {
-  if (d.nodes.empty()) return;
+void trace_packet(const MeshBvh::Data& d, Packet& p, std::uint64_t all, FaceMode faces) {
+  if (d.nodes.empty() || all == 0) return;
   struct Entry {
     std::uint32_t child, count;
     std::uint64_t rays;
@@ -189,7 +192,6 @@ void trace_packet(const MeshBvh::Data& d, Packet& p, FaceMode faces) {
   };
   Entry stack[bvh::kTraversalStackSize];
   int top = 0;
-  const std::uint64_t all = p.count == kPacketRays ? ~std::uint64_t(0) : (std::uint64_t(1) << p.count) - 1;
   Entry current{0, 0, all, p.tmin_lo};
   float tmax = packet_tmax(p);
   for (;;) {
@@ -232,7 +234,38 @@ void trace_packet(const MeshBvh::Data& d, Packet& p, FaceMode faces) {
 }
 
 }  // namespace
+
+bool load_rays(Packet& p, std::span<const Rayf> rays, std::uint64_t valid) {
+  const int n = int(rays.size());
+  if (valid == 0 || n > kPacketRays || (n < kPacketRays && (valid >> n) != 0)) return false;
+  std::uint32_t which[kPacketRays]{};
+  const int first = std::countr_zero(valid);
+  const int key = valid_ray_key(rays[std::size_t(first)]);
+  for (int r = 0; r < n; ++r) {
+    const bool used = (valid >> r & 1) != 0;
+    HITSCAN_ASSERT(!used || is_valid(rays[std::size_t(r)]));
+    if (used && valid_ray_key(rays[std::size_t(r)]) != key) return false;
+    which[r] = std::uint32_t(used ? r : first);
+  }
+  load_packet(p, rays, which, n);
+  for (int r = 0; r < n; ++r) {
+    if ((valid >> r & 1) == 0) p.tmax[r] = -kInfinity<float>;
+  }
+  return true;
+}
+
 }  // namespace mesh_packet
+
+void MeshBvh::trace_packet(mesh_packet::Packet& packet, std::uint64_t rays, FaceMode faces) const {
+  packet.found = 0;
+  packet.back = 0;
+  if (data_) mesh_packet::trace_packet(*data_, packet, rays, faces);
+}
+
+MeshHit MeshBvh::packet_hit(const mesh_packet::Packet& p, int lane) const {
+  return complete_hit(p.rays[p.source[lane]], p.tmax[lane], p.best_pack[lane], p.best_lane[lane], p.best_u[lane],
+                      p.best_v[lane], (p.back >> lane & 1) != 0);
+}
 
 
 Status MeshBvh::intersect_coherent(std::span<const Rayf> rays, std::span<MeshHit> hits, FaceMode faces) const {
@@ -242,9 +275,8 @@ Status MeshBvh::intersect_coherent(std::span<const Rayf> rays, std::span<MeshHit
   }
   using namespace mesh_packet;
   Packet packet;
-  Preparation prepared;
+  int key[kPacketRays];
   std::uint32_t which[kPacketRays];
-  int slot[kPacketRays];
   for (std::size_t begin = 0; begin < rays.size(); begin += kPacketRays) {
     const int n = int(std::min<std::size_t>(kPacketRays, rays.size() - begin));
     // The run's valid rays, split into packets by key (an image tile nearly always has one).
@@ -252,30 +284,23 @@ Status MeshBvh::intersect_coherent(std::span<const Rayf> rays, std::span<MeshHit
     for (int r = 0; r < n; ++r) {
       const std::size_t i = begin + std::size_t(r);
       hits[i] = {};
-      const WatertightRay<float> w = WatertightRay<float>::from_ray(rays[i]);
-      if (!data_ || !w.valid) continue;
-      prepared.key[r] = packet_key(w, rays[i]);
-      prepared.axes[r][0] = std::int8_t(w.kx), prepared.axes[r][1] = std::int8_t(w.ky), prepared.axes[r][2] = std::int8_t(w.kz);
-      prepared.shear[r][0] = w.shear_x, prepared.shear[r][1] = w.shear_y, prepared.shear[r][2] = w.shear_z;
-      pending |= std::uint64_t(1) << r;
+      key[r] = data_ ? packet_key(rays[i]) : -1;
+      if (key[r] >= 0) pending |= std::uint64_t(1) << r;
     }
     while (pending != 0) {
-      const int key = prepared.key[std::countr_zero(pending)];
+      const int shared = key[std::countr_zero(pending)];
       int count = 0;
       for (std::uint64_t rest = pending; rest != 0; rest &= rest - 1) {
         const int r = std::countr_zero(rest);
-        if (prepared.key[r] != key) continue;
-        which[count] = std::uint32_t(begin) + std::uint32_t(r);
-        slot[count++] = r;
+        if (key[r] != shared) continue;
+        which[count++] = std::uint32_t(begin) + std::uint32_t(r);
         pending &= ~(std::uint64_t(1) << r);
       }
-      load_packet(packet, rays, which, count, prepared, slot);
-      trace_packet(*data_, packet, faces);
+      load_packet(packet, rays, which, count);
+      mesh_packet::trace_packet(*data_, packet, count == kPacketRays ? ~std::uint64_t(0) : (std::uint64_t(1) << count) - 1, faces);
       for (int r = 0; r < count; ++r) {
         if ((packet.found >> r & 1) == 0) continue;
-        const std::uint32_t i = packet.source[r];
-        hits[i] = complete_hit(rays[i], packet.tmax[r], packet.best_pack[r], packet.best_lane[r], packet.best_u[r],
-                               packet.best_v[r], (packet.back >> r & 1) != 0);
+        hits[packet.source[r]] = packet_hit(packet, r);
       }
     }
   }

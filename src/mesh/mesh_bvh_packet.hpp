@@ -5,6 +5,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
+#include <span>
 
 #include "mesh_bvh_data.hpp"
 
@@ -55,6 +56,13 @@ struct Packet {
   const Rayf* rays = nullptr;
   std::uint32_t source[kPacketRays];
 };
+
+// Loads lane r of `p` with rays[r] for r < rays.size() <= kPacketRays, for tracing through any
+// tree in the rays' frame with MeshBvh::trace_packet. Lanes not in `valid` (rays the caller
+// will not trace) repeat a valid ray with tmax -inf. The rays of `valid` must pass is_valid (the
+// caller has checked them). False, leaving the packet unusable, when `valid` is empty or its rays
+// do not all share the signs of their directions and the watertight test's axes.
+bool load_rays(Packet& p, std::span<const Rayf> rays, std::uint64_t valid);
 
 // The bits of group g in a packet-wide ray mask.
 inline unsigned group_lanes(std::uint64_t rays, int g) { return unsigned(rays >> (kLanes * g)) & 0xFFu; }

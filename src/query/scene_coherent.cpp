@@ -5,7 +5,9 @@
 // interval-arithmetic test of the whole packet against each collider's box (Boulos et al.,
 // "Geometric and Arithmetic Culling Methods for Entire Ray Packets", 2006). They are visited
 // nearest packet entry first. A mesh traces the packet's rays through
-// MeshInstance::intersect_coherent with each ray's tmax at its nearest hit so far, any other
+// MeshInstance::intersect_coherent with each ray's tmax at its nearest hit so far (a mesh placed
+// as it is, such as a reconstruction's chunks, through one packet prepared for all of them: the
+// rays' preparation is not repeated per chunk), any other
 // shape runs its kernel ray by ray; either is asked only about the rays whose limit the
 // collider's box admits, by walk_nearest's own box test. A hit replaces a ray's best as in
 // walk_nearest (hit_before), so the result is raycast's whatever order the colliders come in.
@@ -16,6 +18,7 @@
 #include <string>
 #include <vector>
 
+#include "../mesh/mesh_bvh_packet.hpp"
 #include "hitscan/geometry/ray_pack.hpp"
 #include "scene_ray_hits.hpp"
 #include "scene_state.hpp"
@@ -83,6 +86,9 @@ struct Workspace {
   Rayf mesh_rays[kPacketRays];
   std::uint8_t mesh_ray_of[kPacketRays];
   MeshHit mesh_hits[kPacketRays];
+  // The rays prepared once for every mesh chunk placed in the world as it is (identity
+  // transform), when they share the packet's preconditions.
+  mesh_packet::Packet shared;
   std::vector<Candidate> candidates;
 };
 
@@ -196,10 +202,11 @@ void trace_packet(const Scene::State& s, std::span<const QueryRay> rays, std::sp
                        std::numeric_limits<float>::min();
   segments = {segments.min - Vec3f{margin, margin, margin}, segments.max + Vec3f{margin, margin, margin}};
 
+  // The largest limit among the rays (w.tmax is -inf for the invalid ones and past the end).
   const auto packet_tmax = [&] {
-    float t = -kInfinity<float>;
-    for (std::size_t r = 0; r < n; ++r) t = valid[r] ? max(t, ray[r].tmax) : t;
-    return t;
+    F t(-kInfinity<float>);
+    for (std::size_t base = 0; base < n; base += kLanes) t = max(F::load(w.tmax + base), t);
+    return reduce_max(t);
   };
   std::vector<Candidate>& candidates = w.candidates;
   candidates.clear();
@@ -225,6 +232,26 @@ void trace_packet(const Scene::State& s, std::span<const QueryRay> rays, std::sp
     return a.bound < b.bound || (a.bound == b.bound && a.collider->id < b.collider->id);
   });
 
+  // A mesh in the world's frame: the shared packet, each lane up to its ray's current limit, as
+  // MeshInstance::intersect_coherent's identity case would trace the rays the box admits.
+  std::uint64_t valid_rays = 0;
+  for (std::size_t r = 0; r < n; ++r) valid_rays |= std::uint64_t(valid[r]) << r;
+  int shared = -1;  // not yet tried, 0: the rays do not share a packet, 1: loaded
+  const auto trace_shared = [&](const CommittedCollider& c, const MeshBvh& bvh) {
+    const std::uint64_t in = entering(c.bounds);
+    if (in == 0) return;
+    for (std::size_t base = 0; base < n; base += kLanes) {
+      const M lanes = M::from_bits(int(unsigned(in >> base) & 0xFFu));
+      select(lanes, F::load(w.tmax + base), F(-kInfinity<float>)).store(w.shared.tmax + base);
+    }
+    bvh.trace_packet(w.shared, in, options.faces);
+    for (std::uint64_t found = w.shared.found; found != 0; found &= found - 1) {
+      const int r = std::countr_zero(found);
+      MeshHit m = bvh.packet_hit(w.shared, r);
+      m.normal = normalize(m.normal), m.shading_normal = normalize(m.shading_normal);
+      offer(std::size_t(r), from_mesh_hit(c, ray[r], m));
+    }
+  };
   for (const Candidate& candidate : candidates) {
     const CommittedCollider& c = *candidate.collider;
     float t_enter;
@@ -233,6 +260,13 @@ void trace_packet(const Scene::State& s, std::span<const QueryRay> rays, std::sp
     if (mesh == nullptr) {
       test_shape(c);
       continue;
+    }
+    if (mesh->bvh && mesh->transform.is_identity()) {
+      if (shared < 0) shared = mesh_packet::load_rays(w.shared, std::span<const Rayf>(ray, n), valid_rays) ? 1 : 0;
+      if (shared == 1) {
+        trace_shared(c, *mesh->bvh);
+        continue;
+      }
     }
     // The rays raycast would trace through the mesh (only where the box admits them, so that
     // the packets hold the rays that need them).
