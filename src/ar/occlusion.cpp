@@ -31,9 +31,9 @@ Status render_depth(const Scene& scene, const PinholeCamera& camera, DepthMap& o
   Status failure = Status::success();
   (executor ? *executor : default_executor()).parallel_for(bands, 1, [&](std::size_t first, std::size_t last) {
     thread_local std::vector<QueryRay> rays;
-    thread_local std::vector<QueryHit> hits;
+    thread_local std::vector<float> distances;
     thread_local std::vector<std::size_t> pixel;  // where each ray's depth goes
-    rays.resize(width * kTileSize), hits.resize(width * kTileSize), pixel.resize(width * kTileSize);
+    rays.resize(width * kTileSize), distances.resize(width * kTileSize), pixel.resize(width * kTileSize);
     SerialExecutor serial;
     for (std::size_t band = first; band < last; ++band) {
       const std::size_t row0 = band * kTileSize, row1 = std::min(height, row0 + kTileSize);
@@ -46,8 +46,8 @@ Status render_depth(const Scene& scene, const PinholeCamera& camera, DepthMap& o
           }
         }
       }
-      const Status s = scene.raycast_coherent_batch(std::span<const QueryRay>(rays.data(), n),
-                                                    std::span<QueryHit>(hits.data(), n), options, &serial);
+      const Status s = scene.raycast_coherent_distances(std::span<const QueryRay>(rays.data(), n),
+                                                        std::span<float>(distances.data(), n), options, &serial);
       if (!s.ok()) {
         const std::lock_guard lock(failure_mutex);
         if (failure.ok()) failure = s;
@@ -55,7 +55,7 @@ Status render_depth(const Scene& scene, const PinholeCamera& camera, DepthMap& o
       }
       for (std::size_t r = 0; r < n; ++r) {
         // The ray's direction is unit: a point at distance s along it lies s cos(angle) deep.
-        depth[pixel[r]] = hits[r].hit ? hits[r].distance * dot(rays[r].direction, forward) : kNoSurface;
+        depth[pixel[r]] = distances[r] < kNoSurface ? distances[r] * dot(rays[r].direction, forward) : kNoSurface;
       }
     }
   });

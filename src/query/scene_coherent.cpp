@@ -102,8 +102,11 @@ Aabbf visible_bounds(const Scene::State& s, const QueryOptions& options) {
 }
 
 // One packet: hits[r] = raycast(rays[r], options) for r < rays.size() <= kPacketRays.
+// With `distances_only`, a mesh chunk traced through the shared packet offers a record that
+// holds only what hit_before compares (distance and collider: a mesh is traced once per packet);
+// the rest is left empty.
 void trace_packet(const Scene::State& s, std::span<const QueryRay> rays, std::span<QueryHit> hits,
-                  const QueryOptions& options, const Aabbf& scene_box, Workspace& w) {
+                  const QueryOptions& options, const Aabbf& scene_box, Workspace& w, bool distances_only) {
   const std::size_t n = rays.size();
   Rayf* ray = w.ray;
   bool* valid = w.valid;
@@ -247,6 +250,14 @@ void trace_packet(const Scene::State& s, std::span<const QueryRay> rays, std::sp
     bvh.trace_packet(w.shared, in, options.faces);
     for (std::uint64_t found = w.shared.found; found != 0; found &= found - 1) {
       const int r = std::countr_zero(found);
+      if (distances_only) {
+        QueryHit h;
+        h.hit = true;
+        h.distance = w.shared.tmax[r];
+        h.collider = c.id;
+        offer(std::size_t(r), h);
+        continue;
+      }
       MeshHit m = bvh.packet_hit(w.shared, r);
       m.normal = normalize(m.normal), m.shading_normal = normalize(m.shading_normal);
       offer(std::size_t(r), from_mesh_hit(c, ray[r], m));
@@ -304,7 +315,40 @@ Status Scene::raycast_coherent_batch(std::span<const QueryRay> rays, std::span<Q
     thread_local Workspace workspace;
     for (std::size_t p = b; p < e; ++p) {
       const std::size_t first = p * kPacketRays, count = std::min(kPacketRays, rays.size() - first);
-      trace_packet(s, rays.subspan(first, count), hits.subspan(first, count), options, scene_box, workspace);
+      trace_packet(s, rays.subspan(first, count), hits.subspan(first, count), options, scene_box, workspace, false);
+    }
+  });
+  return Status::success();
+}
+
+Status Scene::raycast_coherent_distances(std::span<const QueryRay> rays, std::span<float> distances,
+                                         const QueryOptions& options, Executor* executor) const {
+  if (rays.size() != distances.size()) {
+    return Status{StatusCode::invalid_argument, "Scene::raycast_coherent_distances: " + std::to_string(rays.size()) +
+                                                    " rays but room for " + std::to_string(distances.size()) +
+                                                    " distances"};
+  }
+  const auto distance = [](const QueryHit& h) { return h.hit ? h.distance : kInfinity<float>; };
+  if (options.filter.accept) {
+    // Ray by ray, as raycast_coherent_batch does with a filter.
+    (executor ? *executor : default_executor()).parallel_for(rays.size(), kGrainPackets * kPacketRays,
+                                                             [&](std::size_t b, std::size_t e) {
+      for (std::size_t i = b; i < e; ++i) distances[i] = distance(raycast(rays[i], options));
+    });
+    return Status::success();
+  }
+  std::shared_lock lock(state_->query_mutex);  // one commit boundary for the whole batch
+  const State& s = *state_;
+  const Aabbf scene_box = visible_bounds(s, options);
+  const std::size_t packets = (rays.size() + kPacketRays - 1) / kPacketRays;
+  (executor ? *executor : default_executor()).parallel_for(packets, kGrainPackets, [&](std::size_t b, std::size_t e) {
+    thread_local Workspace workspace;
+    QueryHit hits[kPacketRays];
+    for (std::size_t p = b; p < e; ++p) {
+      const std::size_t first = p * kPacketRays, count = std::min(kPacketRays, rays.size() - first);
+      trace_packet(s, rays.subspan(first, count), std::span<QueryHit>(hits, count), options, scene_box, workspace,
+                   true);
+      for (std::size_t k = 0; k < count; ++k) distances[first + k] = distance(hits[k]);
     }
   });
   return Status::success();

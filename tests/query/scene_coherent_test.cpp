@@ -1,10 +1,12 @@
 // Scene::raycast_coherent_batch gives raycast's hits bit for bit: seeded random scenes of shapes
 // and mesh instances (rigid, scaled, mirrored) seen through camera tiles from inside and outside,
 // under layer masks, distance limits, face modes and hollow solids, on incoherent rays too, and
-// its distances agree with a brute-force pass over every collider.
+// its distances agree with a brute-force pass over every collider; raycast_coherent_distances
+// gives raycast's distances.
 
 #include <gtest/gtest.h>
 
+#include <bit>
 #include <cmath>
 #include <random>
 
@@ -25,6 +27,22 @@ std::vector<QueryRay> camera_tiles(Vec3f eye, Vec3f target, float field, int wid
   return rays;
 }
 
+// Adds an icosphere of 1280 triangles whose vertices are placed around `center` (the collider's
+// transform is the identity).
+void add_placed_ball(test::RandomScene& r, Vec3f center, float radius, std::uint32_t layer) {
+  const std::shared_ptr<const TriangleMesh> ball = test::icosphere(3, radius);
+  std::vector<Vec3f> positions(ball->positions().begin(), ball->positions().end());
+  for (Vec3f& p : positions) p = p + center;
+  std::vector<TriangleMesh::Indices> triangles(ball->triangles().begin(), ball->triangles().end());
+  const auto placed =
+      std::make_shared<const TriangleMesh>(TriangleMesh::make(std::move(positions), std::move(triangles)).value());
+  test::SceneEntry e;
+  e.desc.shape = std::make_shared<const MeshBvh>(MeshBvh::build(placed).value());
+  e.desc.layer = layer;
+  e.id = r.scene.add(e.desc).value();
+  r.entries.push_back(e);
+}
+
 // A random scene with large mesh instances added (an icosphere of 5120 triangles, some scaled
 // unevenly or mirrored), so that packets walk deep trees.
 test::RandomScene scene_with_large_meshes(unsigned seed) {
@@ -38,6 +56,27 @@ test::RandomScene scene_with_large_meshes(unsigned seed) {
     e.desc.shape = sphere;
     e.desc.transform = {test::random_rotation(gen), {pos(gen), pos(gen), pos(gen)}, scales[i % 4]};
     e.desc.layer = std::uint32_t(i % 4);
+    e.id = r.scene.add(e.desc).value();
+    r.entries.push_back(e);
+  }
+  // Meshes placed as they are (identity transform, their vertices in the world, as a
+  // reconstruction's chunks come), which share one packet per run of rays.
+  for (int i = 0; i < 6; ++i) add_placed_ball(r, {pos(gen), pos(gen), pos(gen)}, 2.0f + float(i % 3), std::uint32_t(i % 4));
+  r.scene.commit();
+  return r;
+}
+
+// Only meshes placed as they are: a 4 x 4 x 2 block of overlapping balls, so that most rays
+// cross several of them (as rays cross a reconstruction's chunks), a few shapes among them.
+test::RandomScene placed_chunks() {
+  test::RandomScene r;
+  for (int i = 0; i < 32; ++i) {
+    const Vec3f center{5.0f * float(i % 4) - 7.5f, 5.0f * float(i / 4 % 4) - 7.5f, 5.0f * float(i / 16) - 2.5f};
+    add_placed_ball(r, center, 3.0f + 0.25f * float(i % 3), std::uint32_t(i % 3));
+  }
+  for (int i = 0; i < 4; ++i) {
+    test::SceneEntry e;
+    e.desc.shape = Obbf{{6.0f * float(i) - 9.0f, 0.0f, 6.0f}, {1.0f, 0.5f, 2.0f}, {}};
     e.id = r.scene.add(e.desc).value();
     r.entries.push_back(e);
   }
@@ -136,6 +175,68 @@ TEST(SceneCoherent, AFilterGivesRaycastsHitsToo) {
   options.filter.accept = even_ids;
   const std::vector<QueryRay> rays = camera_tiles({0, 0, 1.5f * kExtent}, {0, 0, 0}, 1.0f, 24, 24);
   EXPECT_GT(expect_matches_raycast(r.scene, rays, options, nullptr, "filter"), 50);
+}
+
+// raycast_coherent_distances gives raycast's distance, bit for bit, +inf for a miss.
+void expect_distances_match_raycast(const Scene& scene, const std::vector<QueryRay>& rays, const QueryOptions& options,
+                                    const std::string& what) {
+  std::vector<float> distances(rays.size());
+  ASSERT_TRUE(scene.raycast_coherent_distances(rays, distances, options).ok());
+  int differ = 0, hit = 0;
+  for (std::size_t i = 0; i < rays.size(); ++i) {
+    const QueryHit one = scene.raycast(rays[i], options);
+    const float expected = one.hit ? one.distance : kInfinity<float>;
+    hit += one.hit;
+    if (std::bit_cast<std::uint32_t>(distances[i]) == std::bit_cast<std::uint32_t>(expected)) continue;
+    if (++differ <= 5) ADD_FAILURE() << what << " ray " << i << ": " << distances[i] << " against " << expected;
+  }
+  EXPECT_EQ(differ, 0) << what;
+  EXPECT_GT(hit, 50) << what;
+}
+
+TEST(SceneCoherent, MeshesPlacedAsTheyAreMatchRaycastFromEveryView) {
+  const test::RandomScene r = placed_chunks();
+  SerialExecutor serial;
+  std::mt19937 gen(89);
+  std::uniform_real_distribution<float> unit(-1, 1);
+  for (int view = 0; view < 8; ++view) {
+    // Inside the block (between the balls), then from outside it.
+    const Vec3f eye = view < 3 ? Vec3f{2.5f, 2.5f, 0.0f} + Vec3f{unit(gen), unit(gen), unit(gen)} * 0.3f
+                               : normalize(Vec3f{unit(gen), unit(gen), unit(gen)}) * 30.0f;
+    const std::vector<QueryRay> rays = camera_tiles(eye, Vec3f{unit(gen), unit(gen), unit(gen)} * 3.0f, 1.3f, 48, 40);
+    QueryOptions options;
+    switch (view % 4) {
+      case 1: options.layer_mask = 0x5u; break;
+      case 2: options.max_distance = 25.0f, options.faces = FaceMode::front_only; break;
+      case 3: options.faces = FaceMode::back_only; break;
+      default: break;
+    }
+    const std::string what = "view " + std::to_string(view);
+    EXPECT_GT(expect_matches_raycast(r.scene, rays, options, view % 2 == 0 ? &serial : nullptr, what), 200) << what;
+  }
+}
+
+TEST(SceneCoherent, DistancesOnlyMatchRaycastsDistances) {
+  const test::RandomScene placed = placed_chunks();
+  const std::vector<QueryRay> across = camera_tiles({3, 4, 30}, {0, 0, 0}, 1.2f, 40, 40);
+  expect_distances_match_raycast(placed.scene, across, {}, "placed meshes");
+  QueryOptions back;
+  back.faces = FaceMode::back_only;
+  expect_distances_match_raycast(placed.scene, across, back, "placed meshes, back faces");
+  const test::RandomScene r = scene_with_large_meshes(88);
+  const std::vector<QueryRay> rays = camera_tiles({0, 0, 1.5f * kExtent}, {0, 0, 0}, 1.0f, 40, 40);
+  expect_distances_match_raycast(r.scene, rays, {}, "default");
+  QueryOptions options;
+  options.faces = FaceMode::front_only;
+  options.max_distance = 1.6f * kExtent;
+  expect_distances_match_raycast(r.scene, rays, options, "front faces within a distance");
+  options = {};
+  options.filter.accept = even_ids;
+  expect_distances_match_raycast(r.scene, rays, options, "filter");
+  const std::vector<QueryRay> inside = camera_tiles({1, 2, 3}, {5, -4, 2}, 1.4f, 32, 32);
+  expect_distances_match_raycast(r.scene, inside, {}, "from inside the cloud");
+  std::vector<float> too_few(rays.size() - 1);
+  EXPECT_EQ(r.scene.raycast_coherent_distances(rays, too_few).code(), StatusCode::invalid_argument);
 }
 
 TEST(SceneCoherent, MismatchedSpansAreAnErrorAndAnEmptySceneMissesEverything) {

@@ -34,7 +34,7 @@ struct DepthMap {
 };
 
 /// Renders the scene's depth as seen by `camera` into `out` (resized to width x height): per pixel,
-/// the nearest hit of the ray through the pixel's centre (Scene::raycast_coherent_batch, one packet
+/// the nearest hit of the ray through the pixel's centre (Scene::raycast_coherent_distances, one packet
 /// per 8 x 8 pixel tile, over `executor`, the default pool when null, with `options`: layer mask,
 /// filter, faces, max_distance; the hit Scene::raycast gives for that ray), converted from
 /// distance along the ray to depth along the viewing axis; +inf where the ray hits nothing. A ray

@@ -187,6 +187,11 @@ class Scene {
   /// reported. With a filter it is raycast_batch. invalid_argument when the spans differ in size.
   Status raycast_coherent_batch(std::span<const QueryRay> rays, std::span<QueryHit> hits,
                                 const QueryOptions& options = {}, Executor* executor = nullptr) const;
+  /// raycast_coherent_batch when only the distance is wanted (a depth map): distances[i] is
+  /// raycast(rays[i], options).distance, +inf for a miss. Cheaper, since the rest of each record
+  /// (point, normals, barycentrics) is never made. invalid_argument when the spans differ in size.
+  Status raycast_coherent_distances(std::span<const QueryRay> rays, std::span<float> distances,
+                                    const QueryOptions& options = {}, Executor* executor = nullptr) const;
   /// hits[i] = sphere_cast(sweeps[i], options), in the same way.
   Status sphere_cast_batch(std::span<const SphereSweep> sweeps, std::span<QueryHit> hits,
                            const QueryOptions& options = {}, Executor* executor = nullptr) const;
