@@ -89,6 +89,7 @@ struct Workspace {
   // The rays prepared once for every mesh chunk placed in the world as it is (identity
   // transform), when they share the packet's preconditions.
   mesh_packet::Packet shared;
+  QueryHit hits[kPacketRays];  // raycast_coherent_distances' records
   std::vector<Candidate> candidates;
 };
 
@@ -297,6 +298,22 @@ void trace_packet(const Scene::State& s, std::span<const QueryRay> rays, std::sp
   }
 }
 
+// trace(first, count, scene_box, workspace) for each run of up to 64 of `ray_count` rays, over
+// `executor` (the default pool when null), with a workspace per thread.
+template <class Trace>
+void for_each_packet(const Scene::State& s, std::size_t ray_count, const QueryOptions& options, Executor* executor,
+                     const Trace& trace) {
+  const Aabbf scene_box = visible_bounds(s, options);
+  const std::size_t packets = (ray_count + kPacketRays - 1) / kPacketRays;
+  (executor ? *executor : default_executor()).parallel_for(packets, kGrainPackets, [&](std::size_t b, std::size_t e) {
+    thread_local Workspace workspace;
+    for (std::size_t p = b; p < e; ++p) {
+      const std::size_t first = p * kPacketRays;
+      trace(first, std::min(kPacketRays, ray_count - first), scene_box, workspace);
+    }
+  });
+}
+
 }  // namespace
 
 Status Scene::raycast_coherent_batch(std::span<const QueryRay> rays, std::span<QueryHit> hits,
@@ -308,16 +325,11 @@ Status Scene::raycast_coherent_batch(std::span<const QueryRay> rays, std::span<Q
   // A filter is asked about each collider per ray, in raycast's order: ray by ray it stays.
   if (options.filter.accept) return raycast_batch(rays, hits, options, executor);
   std::shared_lock lock(state_->query_mutex);  // one commit boundary for the whole batch
-  const State& s = *state_;
-  const Aabbf scene_box = visible_bounds(s, options);
-  const std::size_t packets = (rays.size() + kPacketRays - 1) / kPacketRays;
-  (executor ? *executor : default_executor()).parallel_for(packets, kGrainPackets, [&](std::size_t b, std::size_t e) {
-    thread_local Workspace workspace;
-    for (std::size_t p = b; p < e; ++p) {
-      const std::size_t first = p * kPacketRays, count = std::min(kPacketRays, rays.size() - first);
-      trace_packet(s, rays.subspan(first, count), hits.subspan(first, count), options, scene_box, workspace, false);
-    }
-  });
+  for_each_packet(*state_, rays.size(), options, executor,
+                  [&](std::size_t first, std::size_t count, const Aabbf& scene_box, Workspace& workspace) {
+                    trace_packet(*state_, rays.subspan(first, count), hits.subspan(first, count), options, scene_box,
+                                 workspace, false);
+                  });
   return Status::success();
 }
 
@@ -338,19 +350,12 @@ Status Scene::raycast_coherent_distances(std::span<const QueryRay> rays, std::sp
     return Status::success();
   }
   std::shared_lock lock(state_->query_mutex);  // one commit boundary for the whole batch
-  const State& s = *state_;
-  const Aabbf scene_box = visible_bounds(s, options);
-  const std::size_t packets = (rays.size() + kPacketRays - 1) / kPacketRays;
-  (executor ? *executor : default_executor()).parallel_for(packets, kGrainPackets, [&](std::size_t b, std::size_t e) {
-    thread_local Workspace workspace;
-    QueryHit hits[kPacketRays];
-    for (std::size_t p = b; p < e; ++p) {
-      const std::size_t first = p * kPacketRays, count = std::min(kPacketRays, rays.size() - first);
-      trace_packet(s, rays.subspan(first, count), std::span<QueryHit>(hits, count), options, scene_box, workspace,
-                   true);
-      for (std::size_t k = 0; k < count; ++k) distances[first + k] = distance(hits[k]);
-    }
-  });
+  for_each_packet(*state_, rays.size(), options, executor,
+                  [&](std::size_t first, std::size_t count, const Aabbf& scene_box, Workspace& workspace) {
+                    const std::span<QueryHit> hits(workspace.hits, count);
+                    trace_packet(*state_, rays.subspan(first, count), hits, options, scene_box, workspace, true);
+                    for (std::size_t k = 0; k < count; ++k) distances[first + k] = distance(hits[k]);
+                  });
   return Status::success();
 }
 
