@@ -6,14 +6,50 @@
 #include <mutex>
 #include <string>
 
+#include "hitscan/math/simd.hpp"
+
 namespace hitscan {
 namespace {
 
 constexpr float kNoSurface = std::numeric_limits<float>::infinity();
 /// The pixels of a tile, traced as one packet of 64 rays: square, so that its rays stay close.
 constexpr std::size_t kTileSize = 8;
+static_assert(kTileSize <= std::size_t(simd::Float8::width), "a tile's row of rays is made in one SIMD pass");
 
 Status invalid(const std::string& message) { return Status{StatusCode::invalid_argument, message}; }
+
+// rays[l] = camera.ray_through_pixel(i0 + l + 0.5, v) for l < count <= 8: its operations in the
+// same order, 8 pixels of a row at a time, so the same bits (a lane whose direction would need
+// normalize's rescaling takes the camera's own call).
+void rays_through_row(const PinholeCamera& camera, std::size_t i0, int count, float v, QueryRay* rays) {
+  using F = simd::Float8;
+  const PinholeIntrinsics& k = camera.intrinsics();
+  const Quatf& q = camera.rotation();
+  alignas(32) float u[F::width];
+  for (int l = 0; l < F::width; ++l) u[l] = float(i0 + std::size_t(l)) + 0.5f;
+  // local = ((u - cx) / fx, -(v - cy) / fy, -1), rotated by q: t = cross(q, local) * 2, then
+  // local + t * w + cross(q, t).
+  const F lx = (F::load(u) - F(k.cx)) / F(k.fx), ly(-(v - k.cy) / k.fy), lz(-1.0f);
+  const F qx(q.x), qy(q.y), qz(q.z), two(2.0f), w(q.w);
+  const F tx = (qy * lz - qz * ly) * two, ty = (qz * lx - qx * lz) * two, tz = (qx * ly - qy * lx) * two;
+  const F rx = (lx + tx * w) + (qy * tz - qz * ty);
+  const F ry = (ly + ty * w) + (qz * tx - qx * tz);
+  const F rz = (lz + tz * w) + (qx * ty - qy * tx);
+  const F len2 = (rx * rx + ry * ry) + rz * rz;
+  const F scale = F(1.0f) / sqrt(len2);
+  alignas(32) float dx[F::width], dy[F::width], dz[F::width], l2[F::width];
+  (rx * scale).store(dx), (ry * scale).store(dy), (rz * scale).store(dz), len2.store(l2);
+  const Vec3f origin = camera.position();
+  for (int l = 0; l < count; ++l) {
+    if (!(l2[l] >= std::numeric_limits<float>::min() && std::isfinite(l2[l]))) {
+      rays[l] = camera.ray_through_pixel(u[l], v);
+      continue;
+    }
+    rays[l] = QueryRay{};
+    rays[l].origin = origin;
+    rays[l].direction = {dx[l], dy[l], dz[l]};
+  }
+}
 
 }  // namespace
 
@@ -39,11 +75,10 @@ Status render_depth(const Scene& scene, const PinholeCamera& camera, DepthMap& o
       const std::size_t row0 = band * kTileSize, row1 = std::min(height, row0 + kTileSize);
       std::size_t n = 0;
       for (std::size_t tile_column = 0; tile_column < width; tile_column += kTileSize) {
+        const std::size_t columns = std::min(width - tile_column, kTileSize);
         for (std::size_t j = row0; j < row1; ++j) {
-          for (std::size_t i = tile_column; i < std::min(width, tile_column + kTileSize); ++i) {
-            rays[n] = camera.ray_through_pixel(float(i) + 0.5f, float(j) + 0.5f);
-            pixel[n++] = j * width + i;
-          }
+          rays_through_row(camera, tile_column, int(columns), float(j) + 0.5f, &rays[n]);
+          for (std::size_t i = tile_column; i < tile_column + columns; ++i) pixel[n++] = j * width + i;
         }
       }
       const Status s = scene.raycast_coherent_distances(std::span<const QueryRay>(rays.data(), n),
