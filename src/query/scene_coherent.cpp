@@ -79,6 +79,7 @@ struct Workspace {
   // The same rays structure-of-arrays, for testing 8 of them at once against a collider's box;
   // tmax is -inf for a ray that can hit nothing.
   alignas(32) float origin[3][kPacketRays];
+  alignas(32) float dir[3][kPacketRays];
   alignas(32) float inv_dir[3][kPacketRays];
   alignas(32) float negative[3][kPacketRays];  // all bits set where the direction is negative
   alignas(32) float tmax[kPacketRays];
@@ -116,20 +117,26 @@ void trace_packet(const Scene::State& s, std::span<const QueryRay> rays, std::sp
     hits[r] = {};
     valid[r] = prepare(rays[r], options, ray[r]);
     if (!valid[r]) ray[r] = {};
-    for (int a = 0; a < 3; ++a) {  // as RayInverse::from_ray
-      w.origin[a][r] = ray[r].origin[a];
-      w.inv_dir[a][r] = 1.0f / ray[r].dir[a];
-      w.negative[a][r] = std::signbit(ray[r].dir[a]) ? std::bit_cast<float>(~0u) : 0.0f;
-    }
+    for (int a = 0; a < 3; ++a) w.origin[a][r] = ray[r].origin[a], w.dir[a][r] = ray[r].dir[a];
     w.tmax[r] = valid[r] ? ray[r].tmax : -kInfinity<float>;
     any = any || valid[r];
   }
-  for (std::size_t r = n; r < (n + kLanes - 1) / kLanes * kLanes; ++r) {
+  const std::size_t lanes_end = (n + kLanes - 1) / kLanes * kLanes;
+  for (std::size_t r = n; r < lanes_end; ++r) {
     // Lanes past the packet's end: never entering anything.
-    for (int a = 0; a < 3; ++a) w.origin[a][r] = w.inv_dir[a][r] = w.negative[a][r] = 0.0f;
+    for (int a = 0; a < 3; ++a) w.origin[a][r] = w.dir[a][r] = 0.0f;
     w.tmax[r] = -kInfinity<float>;
   }
   if (!any) return;
+  for (std::size_t base = 0; base < lanes_end; base += kLanes) {
+    for (int a = 0; a < 3; ++a) {  // as RayInverse::from_ray
+      const F inv = F(1.0f) / F::load(w.dir[a] + base);
+      inv.store(w.inv_dir[a] + base);
+      // All bits set where the direction's sign bit is (1 / -0 is -inf: -0 counts, as with
+      // std::signbit).
+      select(inv < F(0.0f), F(std::bit_cast<float>(~0u)), F(0.0f)).store(w.negative[a] + base);
+    }
+  }
   const auto offer = [&](std::size_t r, const QueryHit& candidate) {
     if (hits[r].hit && !hit_before(candidate, hits[r])) return;
     hits[r] = candidate;
@@ -174,28 +181,43 @@ void trace_packet(const Scene::State& s, std::span<const QueryRay> rays, std::sp
 
   // The packet's intervals, and the box of its rays' segments inside the scene's bounds (grown
   // by far more than the rounding of their end points).
+  // 8 rays at a time; the scalar min(a, b) and max(a, b) (which keep a when b is NaN: an origin
+  // on a face its ray runs along gives one, and it is dropped) are the SIMD min(b, a), max(b, a).
   PacketBounds bounds;
+  F origin_lo[3], origin_hi[3], inv_lo[3], inv_hi[3], segment_lo[3], segment_hi[3];
+  M finite[3];
+  for (int a = 0; a < 3; ++a) {
+    origin_lo[a] = inv_lo[a] = segment_lo[a] = F(kInfinity<float>);
+    origin_hi[a] = inv_hi[a] = segment_hi[a] = F(-kInfinity<float>);
+    finite[a] = F(0.0f) == F(0.0f);
+  }
+  const F inf(kInfinity<float>), minus_inf(-kInfinity<float>);
+  for (std::size_t base = 0; base < lanes_end; base += kLanes) {
+    const M used = F::load(w.tmax + base) >= F(0.0f);  // the valid rays: their limit is at least 0
+    F t0(0.0f), t1 = F::load(w.tmax + base);
+    for (int a = 0; a < 3; ++a) {
+      const F inv = F::load(w.inv_dir[a] + base), origin = F::load(w.origin[a] + base);
+      finite[a] = finite[a] & ((abs(inv) != inf) | ~used);
+      origin_lo[a] = min(select(used, origin, inf), origin_lo[a]), origin_hi[a] = max(select(used, origin, minus_inf), origin_hi[a]);
+      inv_lo[a] = min(select(used, inv, inf), inv_lo[a]), inv_hi[a] = max(select(used, inv, minus_inf), inv_hi[a]);
+      const F near = (F(scene_box.min[a]) - origin) * inv, far = (F(scene_box.max[a]) - origin) * inv;
+      t0 = max(min(far, near), t0);
+      t1 = min(max(far, near), t1);
+    }
+    const M keep = used & (t0 <= t1);
+    for (int a = 0; a < 3; ++a) {
+      const F origin = F::load(w.origin[a] + base), dir = F::load(w.dir[a] + base);
+      const F p0 = origin + dir * t0, p1 = origin + dir * t1;  // Ray::at
+      segment_lo[a] = min(select(keep, min(p1, p0), inf), segment_lo[a]);
+      segment_hi[a] = max(select(keep, max(p1, p0), minus_inf), segment_hi[a]);
+    }
+  }
   Aabbf segments;
   for (int a = 0; a < 3; ++a) {
-    bounds.bounded[a] = true;
-    bounds.origin_lo[a] = bounds.inv_lo[a] = kInfinity<float>;
-    bounds.origin_hi[a] = bounds.inv_hi[a] = -kInfinity<float>;
-  }
-  for (std::size_t r = 0; r < n; ++r) {
-    if (!valid[r]) continue;
-    float t0 = 0.0f, t1 = ray[r].tmax;
-    for (int a = 0; a < 3; ++a) {
-      const float inv = w.inv_dir[a][r], origin = ray[r].origin[a];
-      bounds.bounded[a] = bounds.bounded[a] && std::isfinite(inv);
-      bounds.origin_lo[a] = min(bounds.origin_lo[a], origin), bounds.origin_hi[a] = max(bounds.origin_hi[a], origin);
-      bounds.inv_lo[a] = min(bounds.inv_lo[a], inv), bounds.inv_hi[a] = max(bounds.inv_hi[a], inv);
-      const float near = (scene_box.min[a] - origin) * inv, far = (scene_box.max[a] - origin) * inv;
-      t0 = max(t0, min(near, far));  // a NaN (origin on a parallel face) is dropped
-      t1 = min(t1, max(near, far));
-    }
-    if (t0 > t1) continue;
-    segments.grow(ray[r].at(t0));
-    segments.grow(ray[r].at(t1));
+    bounds.bounded[a] = bits(finite[a]) == (1 << kLanes) - 1;
+    bounds.origin_lo[a] = reduce_min(origin_lo[a]), bounds.origin_hi[a] = reduce_max(origin_hi[a]);
+    bounds.inv_lo[a] = reduce_min(inv_lo[a]), bounds.inv_hi[a] = reduce_max(inv_hi[a]);
+    segments.min[a] = reduce_min(segment_lo[a]), segments.max[a] = reduce_max(segment_hi[a]);
   }
   for (int a = 0; a < 3; ++a) {
     bounds.bounded[a] = bounds.bounded[a] && (bounds.inv_lo[a] > 0.0f || bounds.inv_hi[a] < 0.0f);
