@@ -16,23 +16,34 @@ struct DynamicTree::BuildItem {
 };
 
 void DynamicTree::rebuild() {
-  if (root_ == kNullProxy) return;
+  HITSCAN_ASSERT(!batching_);
+  rebuild_with({});
+}
+
+void DynamicTree::rebuild_with(const std::vector<std::uint32_t>& outside) {
   std::vector<BuildItem> items;
   items.reserve(proxy_count_);
-  std::vector<std::uint32_t> stack{root_};
+  const auto add = [&](std::uint32_t leaf) {
+    const Aabbf& box = nodes_[leaf].box;
+    const Vec3f c = box.is_valid() ? box.center() : Vec3f{};
+    items.push_back({box, {c.x, c.y, c.z}, leaf});
+  };
+  for (const std::uint32_t leaf : outside) add(leaf);
+  std::vector<std::uint32_t> stack;
+  if (root_ != kNullProxy) stack.push_back(root_);
   while (!stack.empty()) {
     const std::uint32_t index = stack.back();
     stack.pop_back();
     const Node& node = nodes_[index];
     if (node.is_leaf()) {
-      const Vec3f c = node.box.is_valid() ? node.box.center() : Vec3f{};
-      items.push_back({node.box, {c.x, c.y, c.z}, index});
+      add(index);
       continue;
     }
     stack.push_back(node.child[0]);
     stack.push_back(node.child[1]);
     free_node(index);
   }
+  if (items.empty()) return;
   root_ = build_range(items.data(), items.size(), kNullProxy);
   touched_.clear();
   // Quads last: a quad names the quads of its grandchildren, allocated with their nodes.

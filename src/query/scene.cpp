@@ -1,6 +1,7 @@
 // Scene: editing and committing. The queries are in scene_raycast.cpp.
 
 #include <string>
+#include <utility>
 
 #include "scene_state.hpp"
 
@@ -14,6 +15,13 @@ Status bad_id(ColliderId id) {
 Status check_layer(std::uint32_t layer) {
   if (layer < kLayerCount) return Status::success();
   return Status{StatusCode::invalid_argument, "layer " + std::to_string(layer) + " is not in 0..31"};
+}
+
+// Marks a slot for the next commit (edit_mutex held).
+void mark_dirty(Scene::State& s, std::uint32_t slot) {
+  PendingSlot& p = s.slots[slot];
+  if (!p.dirty) s.dirty_slots.push_back(slot);
+  p.dirty = true;
 }
 
 }  // namespace
@@ -52,8 +60,7 @@ Result<ColliderId> Scene::add(ColliderDesc desc) {
   PendingSlot& p = s.slots[slot];
   p.desc = std::move(desc);
   p.world = std::move(world);
-  if (!p.dirty) s.dirty_slots.push_back(slot);
-  p.dirty = true;
+  mark_dirty(s, slot);
   return make_collider_id(slot, p.generation);
 }
 
@@ -66,46 +73,57 @@ Status Scene::remove(ColliderId id) {
   p.world.reset();
   p.desc = {};
   p.generation = (p.generation + 1) & 0xFFu;  // the old id goes stale now
-  if (!p.dirty) s.dirty_slots.push_back(*slot);
-  p.dirty = true;
+  mark_dirty(s, *slot);
   s.free_slots.push_back(*slot);
   return Status::success();
 }
 
 namespace {
 
-// Applies `change` to a copy of the collider's description, revalidates it, and marks the slot.
-template <class Change>
-Status edit(Scene::State& s, ColliderId id, Change&& change) {
+// Describes the collider anew with `shape` (moved from) or `transform`, or both; null keeps its
+// own. The world shape is computed before anything changes, so that a failed edit leaves the
+// collider as it was.
+Status edit_geometry(Scene::State& s, ColliderId id, ColliderShape* shape, const Transformf* transform) {
   std::lock_guard lock(s.edit_mutex);
   const std::optional<std::uint32_t> slot = s.live_slot(id);
   if (!slot) return bad_id(id);
   PendingSlot& p = s.slots[*slot];
-  ColliderDesc desc = p.desc;
-  change(desc);
-  if (Status layer = check_layer(desc.layer); !layer.ok()) return layer;
   WorldShape world;
-  if (Status converted = to_world(desc.shape, desc.transform, world); !converted.ok()) return converted;
-  p.desc = std::move(desc);
+  if (Status converted = to_world(shape ? *shape : p.desc.shape, transform ? *transform : p.desc.transform, world);
+      !converted.ok()) {
+    return converted;
+  }
+  if (shape) p.desc.shape = std::move(*shape);
+  if (transform) p.desc.transform = *transform;
   p.world = std::move(world);
-  if (!p.dirty) s.dirty_slots.push_back(*slot);
-  p.dirty = true;
+  mark_dirty(s, *slot);
   return Status::success();
 }
 
 }  // namespace
 
 Status Scene::set_transform(ColliderId id, const Transformf& transform) {
-  return edit(*state_, id, [&](ColliderDesc& d) { d.transform = transform; });
+  return edit_geometry(*state_, id, nullptr, &transform);
 }
-Status Scene::set_shape(ColliderId id, ColliderShape shape) {
-  return edit(*state_, id, [&](ColliderDesc& d) { d.shape = std::move(shape); });
-}
+Status Scene::set_shape(ColliderId id, ColliderShape shape) { return edit_geometry(*state_, id, &shape, nullptr); }
 Status Scene::set_layer(ColliderId id, std::uint32_t layer) {
-  return edit(*state_, id, [&](ColliderDesc& d) { d.layer = layer; });
+  State& s = *state_;
+  std::lock_guard lock(s.edit_mutex);
+  const std::optional<std::uint32_t> slot = s.live_slot(id);
+  if (!slot) return bad_id(id);
+  if (Status checked = check_layer(layer); !checked.ok()) return checked;
+  s.slots[*slot].desc.layer = layer;
+  mark_dirty(s, *slot);
+  return Status::success();
 }
 Status Scene::set_user_id(ColliderId id, std::uint64_t user_id) {
-  return edit(*state_, id, [&](ColliderDesc& d) { d.user_id = user_id; });
+  State& s = *state_;
+  std::lock_guard lock(s.edit_mutex);
+  const std::optional<std::uint32_t> slot = s.live_slot(id);
+  if (!slot) return bad_id(id);
+  s.slots[*slot].desc.user_id = user_id;
+  mark_dirty(s, *slot);
+  return Status::success();
 }
 
 Result<ColliderDesc> Scene::collider(ColliderId id) const {
@@ -122,7 +140,18 @@ std::size_t Scene::commit() {
   std::unique_lock query_lock(s.query_mutex);
   if (s.committed.size() < s.slots.size()) s.committed.resize(s.slots.size());
   bool planes_changed = false;
-  std::size_t inserted = 0;
+  // One batch: the tree places the leaves that came in or moved, and rewrites its query layout,
+  // once at the end (rebuilding itself when they are at least half of it, as when first filled).
+  s.tree.begin_batch();
+  // Closes the batch however the loop ends, so that the tree never stays half edited (a throw,
+  // which only an allocation can cause here, leaves the edits made so far in the tree).
+  struct BatchEnd {
+    bvh::DynamicTree& tree;
+    bool open = true;
+    ~BatchEnd() {
+      if (open) tree.end_batch();
+    }
+  } batch{s.tree};
   for (const std::uint32_t slot : s.dirty_slots) {
     PendingSlot& p = s.slots[slot];
     p.dirty = false;
@@ -147,7 +176,6 @@ std::size_t Scene::commit() {
       if (!c) ++s.committed_count;
       c.emplace();
       c->proxy = unbounded ? bvh::kNullProxy : s.tree.insert(bounds, slot);
-      inserted += !unbounded;
     }
     c->shape = *p.world;
     const float pad = 64 * kEpsilon<float> * (max(max_component(abs(bounds.min)), max_component(abs(bounds.max))) +
@@ -157,9 +185,8 @@ std::size_t Scene::commit() {
     c->layer = p.desc.layer;
     c->user_id = p.desc.user_id;
   }
-  // A commit that (re)filled at least half the tree rebuilds it: a better tree than insertion
-  // grew, at a cost in proportion to the insertions. Moves never trigger it.
-  if (inserted > 0 && 2 * inserted >= s.tree.proxy_count()) s.tree.rebuild();
+  batch.open = false;
+  s.tree.end_batch();
   const std::size_t applied = s.dirty_slots.size();
   s.dirty_slots.clear();
   if (planes_changed) {

@@ -257,13 +257,18 @@ TEST(DynamicTree, MoveReinsertsOnlyWhenTheBoxLeavesItsFatBox) {
   const Vec3f fast{1.5f, 0, 0};
   EXPECT_TRUE(tree.move(p, {box.min + fast, box.max + fast}, fast));
   EXPECT_FLOAT_EQ(tree.fat_box(p).max.x, 2.5f + 0.1f + 3.0f);
-  // A teleport is not predicted beyond prediction_limit = 4 mean sides (here 4).
+  // A displacement within prediction_limit = 4 mean sides (here 4) is predicted up to the limit.
+  const Vec3f faster{5.4f, 0, 0};
+  EXPECT_TRUE(tree.move(p, {box.min + faster, box.max + faster}, faster - fast));
+  EXPECT_FLOAT_EQ(tree.fat_box(p).max.x, 6.4f + 0.1f + 4.0f);
+  EXPECT_FLOAT_EQ(tree.fat_box(p).min.x, 5.4f - 0.1f);
+  // A teleport, beyond the limit along an axis, is not predicted at all: the margin only.
   const Vec3f teleport{10, 0, 0};
-  EXPECT_TRUE(tree.move(p, {box.min + teleport, box.max + teleport}, teleport - fast));
-  EXPECT_FLOAT_EQ(tree.fat_box(p).max.x, 11.0f + 0.1f + 4.0f);
-  EXPECT_FLOAT_EQ(tree.fat_box(p).min.x, 10.0f - 0.1f);
-  // Once it stops, its next move makes the box snug again.
-  EXPECT_TRUE(tree.move(p, {box.min + teleport, box.max + teleport}, {}));
+  EXPECT_TRUE(tree.move(p, {box.min + teleport, box.max + teleport}, teleport - faster));
+  EXPECT_FLOAT_EQ(tree.fat_box(p).max.x, 11.1f);
+  EXPECT_FLOAT_EQ(tree.fat_box(p).min.x, 9.9f);
+  // Once it stops, the box stays snug.
+  EXPECT_FALSE(tree.move(p, {box.min + teleport, box.max + teleport}, {}));
   EXPECT_FLOAT_EQ(tree.fat_box(p).max.x, 11.1f);
   EXPECT_TRUE(tree.validate());
 }

@@ -5,7 +5,7 @@
 /// larger one removes and re-inserts a single leaf. The design is that of
 /// Box2D's b2DynamicTree and Bullet's btDbvt: a new leaf goes beside the sibling that adds the
 /// least surface area to the tree, found by branch and bound (Bittner et al. 2013), and tree
-/// rotations shrink the boxes on the way back up (Kopta et al. 2012). The tree is also kept
+/// rotations shrink the boxes on the way back up from it (Kopta et al. 2012). The tree is also kept
 /// height-balanced: the heights of the two children of every node differ by at most
 /// kMaxHeightDifference (the HB[k] trees of Foster 1973, AVL trees relaxed from k = 1 to k = 2,
 /// which leaves the area heuristic more freedom), so the height is O(log n) whatever the order of
@@ -13,7 +13,8 @@
 ///
 /// Queries do not walk the binary tree but its 4-wide mirror (dynamic_tree_quad.hpp): one quad
 /// per inner node, holding its grandchildren's boxes for a single SIMD test. Every edit rewrites
-/// the quads above the nodes it changed before it returns, so a query may follow any edit.
+/// the quads above the nodes it changed before it returns, so a query may follow any edit; edits
+/// made in a batch (begin_batch, end_batch) rewrite each quad they changed once, at its end.
 ///
 /// A proxy id is the index of its leaf node: stable while the proxy lives (moves keep it), and
 /// handed out again after it is removed. Queries are const and may run from any number of threads
@@ -54,9 +55,10 @@ struct DynamicTreeSettings {
   /// side the object moves toward (Box2D's aabbMultiplier), so a steadily moving object is
   /// re-inserted less often.
   float prediction_scale = 2.0f;
-  /// ...but no further than this many of the tight box's mean sides (plus margin_absolute): a
-  /// displacement far larger than the object is a teleport, not a motion to predict, and a fat
-  /// box stretched across the world by it would slow every query and insertion after it.
+  /// ...but no further than this many of the tight box's mean sides (plus margin_absolute). A
+  /// displacement beyond it along any axis is a teleport, not a motion to predict, and gets no
+  /// stretch at all: the next such step leaves any fat box the limit allows, and a stretched box
+  /// would only slow every query and insertion after it.
   float prediction_limit = 4.0f;
 };
 
@@ -89,16 +91,27 @@ class DynamicTree {
   /// the proxy's fat box and that fat box is not far too large: it must lie within the fat box a
   /// fresh insertion would make, grown by four more margins and stretched as far behind the motion
   /// as ahead of it (so an object that moved fast and slowed down gets a snug box again).
-  /// Otherwise re-inserts the proxy with a new fat box, stretched along the displacement, and
-  /// returns true. The proxy id does not change.
+  /// Otherwise re-inserts the proxy with a new fat box, stretched along the displacement unless
+  /// that is a teleport (DynamicTreeSettings::prediction_limit), and returns true. The proxy id
+  /// does not change.
   bool move(std::uint32_t proxy, const Aabbf& box, Vec3f displacement = {});
+
+  /// Opens a batch of edits, for many at once (a scene's commit). Until end_batch, insert, remove
+  /// and move keep their contracts for ids, fat boxes, user values and move's answer, but the
+  /// proxies inserted, and those moved out of their fat boxes, wait outside the tree: no query,
+  /// find_pairs, height or validate may run. Removing a waiting proxy costs O(waiting).
+  void begin_batch();
+  /// Puts the waiting proxies in and rewrites each quad that the batch changed once. When they
+  /// are at least half of all proxies (a tree just filled, or mostly moved), the tree is rebuilt
+  /// around them, as rebuild does, instead of taking them one by one.
+  void end_batch();
 
   /// Rebuilds the tree above the leaves, top down, keeping every proxy (id, fat box, user value):
   /// each node splits its leaves at the median of their box centres along the axis that gives the
   /// two halves the least total surface area. The result is balanced (sibling heights differ by
   /// at most one) and usually cheaper to query than one grown by insertion, whose shape depends
   /// on the order the boxes came in. O(n log n); for a tree that was just filled or refilled,
-  /// since later moves update it as usual.
+  /// since later moves update it as usual. Not within a batch.
   void rebuild();
 
   /// The fat box of a live proxy (asserted).
@@ -212,14 +225,20 @@ class DynamicTree {
   std::uint32_t choose_sibling(const Aabbf& box);
   void insert_leaf(std::uint32_t leaf);
   void remove_leaf(std::uint32_t leaf);
-  void refit_and_balance(std::uint32_t index);
+  void refit_and_balance(std::uint32_t index, bool rotate);
   std::uint32_t balance(std::uint32_t index);
   void rotate_for_area(std::uint32_t index, int old_height);
   void recompute(std::uint32_t index);
   void replace_child(std::uint32_t parent, std::uint32_t old_child, std::uint32_t new_child);
   bool is_live_leaf(std::uint32_t proxy) const;
+  // A proxy of the open batch that waits outside the tree.
+  bool is_waiting(std::uint32_t proxy) const {
+    return batching_ && nodes_[proxy].parent == kNullProxy && proxy != root_;
+  }
   struct BuildItem;
   std::uint32_t build_range(BuildItem* first, std::size_t count, std::uint32_t parent);
+  // rebuild over the tree's leaves and `outside`, leaves not in it.
+  void rebuild_with(const std::vector<std::uint32_t>& outside);
   // An edit records each inner node whose box or children it changes, with the quads that see the
   // change as bits (own, parent's, grandparent's): new children show in its own quad and its
   // parent's, a new box in its grandparent's. sync_quads rewrites those quads.
@@ -244,28 +263,9 @@ class DynamicTree {
   std::vector<std::uint32_t> free_quads_;
   std::vector<Touched> touched_;  // since the last sync_quads
   std::uint32_t quad_epoch_ = 0;
+  bool batching_ = false;
+  std::vector<std::uint32_t> waiting_;  // leaves of the open batch not in the tree
 };
-
-namespace detail {
-
-/// Whether the ray meets `box` within [ray.tmin, tmax]; t_enter receives the entry parameter.
-/// The slab test of bvh::ray_vs_node, one box at a time, with the same conservative far scale.
-inline bool ray_enters_box(const Aabbf& box, const RayInverse<float>& ray, float tmax, float& t_enter) {
-  constexpr float kGamma3 = 3.0f * (kEpsilon<float> * 0.5f) / (1.0f - 3.0f * (kEpsilon<float> * 0.5f));
-  constexpr float kFarScale = 1.0f + 2.0f * kGamma3;
-  float t0 = ray.tmin, t1 = tmax;
-  for (int i = 0; i < 3; ++i) {
-    const float near_side = ray.sign[i] ? box.max[i] : box.min[i];
-    const float far_side = ray.sign[i] ? box.min[i] : box.max[i];
-    // Operand order drops the NaN of an origin on a face of a slab the ray is parallel to.
-    t0 = max(t0, (near_side - ray.origin[i]) * ray.inv_dir[i]);
-    t1 = min(t1, (far_side - ray.origin[i]) * ray.inv_dir[i] * kFarScale);
-  }
-  t_enter = t0;
-  return t0 <= t1;
-}
-
-}  // namespace detail
 
 template <class Callback>
 TreeQueryStats DynamicTree::query(const Aabbf& box, Callback&& callback) const {

@@ -9,9 +9,9 @@
 /// the edit itself. Collapsing a binary tree into a 4-wide one by levels is the layout of
 /// Dammertz et al., "Shallow Bounding Volume Hierarchies for Fast SIMD Ray Tracing" (2008).
 ///
-/// The lane tests below repeat the scalar tests of dynamic_tree.hpp operation for operation
-/// (same operands, same order of rounding, NaN dropped by the same operand order), so a lane
-/// answers bit for bit what the scalar test answers for its box.
+/// The lane tests below repeat the scalar tests (ray_enters_box, Aabb::overlaps) operation for
+/// operation (same operands, same order of rounding, NaN dropped by the same operand order), so a
+/// lane answers bit for bit what the scalar test answers for its box.
 
 #include <cstdint>
 
@@ -23,6 +23,23 @@ namespace hitscan::bvh::detail {
 
 /// Set in QuadNode::child for a leaf entry, whose other bits are its proxy id.
 inline constexpr std::uint32_t kQuadLeaf = 0x80000000u;
+
+/// Whether the ray meets `box` within [ray.tmin, tmax]; t_enter receives the entry parameter.
+/// The slab test of bvh::ray_vs_node, one box at a time, with the same conservative far scale.
+inline bool ray_enters_box(const Aabbf& box, const RayInverse<float>& ray, float tmax, float& t_enter) {
+  constexpr float kGamma3 = 3.0f * (kEpsilon<float> * 0.5f) / (1.0f - 3.0f * (kEpsilon<float> * 0.5f));
+  constexpr float kFarScale = 1.0f + 2.0f * kGamma3;
+  float t0 = ray.tmin, t1 = tmax;
+  for (int i = 0; i < 3; ++i) {
+    const float near_side = ray.sign[i] ? box.max[i] : box.min[i];
+    const float far_side = ray.sign[i] ? box.min[i] : box.max[i];
+    // Operand order drops the NaN of an origin on a face of a slab the ray is parallel to.
+    t0 = max(t0, (near_side - ray.origin[i]) * ray.inv_dir[i]);
+    t1 = min(t1, (far_side - ray.origin[i]) * ray.inv_dir[i] * kFarScale);
+  }
+  t_enter = t0;
+  return t0 <= t1;
+}
 
 /// Up to four boxes of one quad; unused lanes hold the empty box (min +inf, max -inf), which no
 /// ray, box or point test reports... except the distance test, which the lane mask excludes.
