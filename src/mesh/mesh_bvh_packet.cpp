@@ -33,61 +33,19 @@ namespace {
 constexpr float kGamma3 = 3.0f * (kEpsilon<float> * 0.5f) / (1.0f - 3.0f * (kEpsilon<float> * 0.5f));
 constexpr float kFarScale = 1.0f + 2.0f * kGamma3;
 
-// A run of up to 64 rays structure-of-arrays, with the inverse of each direction component and
-// each ray's packet key: the signs of its direction's components and the main axis of the
-// watertight test (WatertightRay::kz; with the signs it fixes kx and ky), -1 for a ray the
-// watertight test refuses (is_valid). Computed 8 rays at a time.
-struct Run {
-  int count = 0;
-  alignas(32) float origin[3][kPacketRays];
-  alignas(32) float dir[3][kPacketRays];
-  alignas(32) float inv[3][kPacketRays];
-  alignas(32) float tmin[kPacketRays];
-  alignas(32) float tmax[kPacketRays];
-  int key[kPacketRays];
-};
-
-void load_run(std::span<const Rayf> rays, Run& run) {
-  const int n = int(rays.size());
-  run.count = n;
-  for (int r = 0; r < (n + kLanes - 1) / kLanes * kLanes; ++r) {
-    const Rayf& ray = rays[std::size_t(r < n ? r : 0)];  // lanes past the end repeat the first
-    run.origin[0][r] = ray.origin.x, run.origin[1][r] = ray.origin.y, run.origin[2][r] = ray.origin.z;
-    run.dir[0][r] = ray.dir.x, run.dir[1][r] = ray.dir.y, run.dir[2][r] = ray.dir.z;
-    run.tmin[r] = ray.tmin, run.tmax[r] = ray.tmax;
-  }
-  for (int base = 0; base < n; base += kLanes) {
-    F o[3], d[3];
-    for (int a = 0; a < 3; ++a) {
-      o[a] = F::load(run.origin[a] + base), d[a] = F::load(run.dir[a] + base);
-      (F(1.0f) / d[a]).store(run.inv[a] + base);
-    }
-    const F tmin = F::load(run.tmin + base), tmax = F::load(run.tmax + base), zero(0.0f);
-    // is_valid: everything finite (a NaN or an infinity makes the sum NaN), a direction, tmin <= tmax.
-    const F finite = ((o[0] - o[0]) + (o[1] - o[1])) + ((o[2] - o[2]) + (d[0] - d[0])) + ((d[1] - d[1]) + (d[2] - d[2])) +
-                     (tmin - tmin);
-    const unsigned valid =
-        unsigned(bits((finite == zero) & ((d[0] != zero) | (d[1] != zero) | (d[2] != zero)) & (tmin <= tmax)));
-    // Sign bits (1 / -0 is -inf, so -0 counts, as with std::signbit) and max_dimension's choice.
-    unsigned sign[3];
-    for (int a = 0; a < 3; ++a) sign[a] = unsigned(bits(F::load(run.inv[a] + base) < zero));
-    const F ax = abs(d[0]), ay = abs(d[1]), az = abs(d[2]);
-    const M x_over_y = ax >= ay;
-    const unsigned x_first = unsigned(bits(x_over_y));
-    const unsigned z_loses = unsigned(bits(select(x_over_y, ax, ay) >= az));
-    for (int l = 0; l < kLanes && base + l < n; ++l) {
-      const int kz = (z_loses >> l & 1) != 0 ? ((x_first >> l & 1) != 0 ? 0 : 1) : 2;
-      run.key[base + l] = (valid >> l & 1) == 0 ? -1
-                                                 : int(sign[0] >> l & 1) | int(sign[1] >> l & 1) << 1 |
-                                                       int(sign[2] >> l & 1) << 2 | kz << 3;
-    }
-  }
+// The packet key of a ray: the signs of its direction's components and the main axis of the
+// watertight test (WatertightRay::kz; with the signs it fixes kx and ky); -1 for a ray the
+// watertight test refuses.
+int valid_ray_key(const Rayf& ray) {
+  return int(std::signbit(ray.dir.x)) | int(std::signbit(ray.dir.y)) << 1 | int(std::signbit(ray.dir.z)) << 2 |
+         max_dimension(ray.dir) << 3;
 }
+int packet_key(const Rayf& ray) { return is_valid(ray) ? valid_ray_key(ray) : -1; }
 
-// Fills a packet with the rays `which[0..count)` of the run, valid rays sharing a packet key
-// (`rays` the run's rays, for the hits). The watertight preparation (WatertightRay::from_ray's
-// shears, by the same divisions) is computed 8 lanes at a time.
-void load_packet(Packet& p, std::span<const Rayf> rays, const Run& run, const std::uint32_t* which, int count) {
+// Fills a packet with the rays `which[0..count)` of `rays`, valid rays sharing a packet key.
+// The watertight preparation (WatertightRay::from_ray's shears, by the same divisions) and the
+// inverse directions are computed 8 lanes at a time.
+void load_packet(Packet& p, std::span<const Rayf> rays, const std::uint32_t* which, int count) {
   p.count = count;
   p.groups = (count + kLanes - 1) / kLanes;
   p.found = 0;
@@ -102,41 +60,25 @@ void load_packet(Packet& p, std::span<const Rayf> rays, const Run& run, const st
     p.near_offset[a] = (negative ? 3 + a : a) * kAxis;
     p.far_offset[a] = (negative ? a : 3 + a) * kAxis;
   }
-  // Lanes past the count repeat the first ray (never in a ray mask, and no change to the
-  // intervals) so that their arithmetic stays ordinary; their tmax is -inf so that they never
-  // raise the packet's bound. The whole run in its order (an image tile) is copied 8 lanes at a
-  // time; a subset is gathered.
-  const int lanes = p.groups * kLanes;
-  bool in_order = count == run.count;
-  for (int k = 0; k < count && in_order; ++k) in_order = which[k] == std::uint32_t(k);
-  alignas(32) float gathered[3][kPacketRays];
-  const float(*dir)[kPacketRays] = run.dir;
-  if (in_order) {
-    for (int base = 0; base < lanes; base += kLanes) {
-      for (int a = 0; a < 3; ++a) {
-        F::load(run.origin[a] + base).store(p.origin[a] + base);
-        F::load(run.inv[a] + base).store(p.inv_near[a] + base);
-      }
-      F::load(run.tmin + base).store(p.tmin + base);
-      F::load(run.tmax + base).store(p.tmax + base);
-    }
-    for (int r = 0; r < lanes; ++r) p.source[r] = std::uint32_t(r < count ? r : 0);
-    for (int r = count; r < lanes; ++r) p.tmax[r] = -kInfinity<float>;
-  } else {
-    for (int r = 0; r < lanes; ++r) {
-      const std::uint32_t i = which[r < count ? r : 0];
-      p.source[r] = i;
-      for (int a = 0; a < 3; ++a) {
-        p.origin[a][r] = run.origin[a][i], gathered[a][r] = run.dir[a][i], p.inv_near[a][r] = run.inv[a][i];
-      }
-      p.tmin[r] = run.tmin[i];
-      p.tmax[r] = r < count ? run.tmax[i] : -kInfinity<float>;
-    }
-    dir = gathered;
+  alignas(32) float dir[3][kPacketRays];
+  for (int r = 0; r < p.groups * kLanes; ++r) {
+    // Lanes past the count repeat the first ray (never in a ray mask, and no change to the
+    // intervals) so that their arithmetic stays ordinary; their tmax is -inf so that they never
+    // raise the packet's bound.
+    const int k = r < count ? r : 0;
+    const Rayf& ray = rays[which[k]];
+    p.source[r] = which[k];
+    for (int a = 0; a < 3; ++a) p.origin[a][r] = ray.origin[a], dir[a][r] = ray.dir[a];
+    p.tmin[r] = ray.tmin;
+    p.tmax[r] = r < count ? ray.tmax : -kInfinity<float>;
   }
-  for (int base = 0; base < lanes; base += kLanes) {
+  for (int base = 0; base < p.groups * kLanes; base += kLanes) {
     const F d[3] = {F::load(dir[0] + base), F::load(dir[1] + base), F::load(dir[2] + base)};
-    for (int a = 0; a < 3; ++a) (F::load(p.inv_near[a] + base) * F(kFarScale)).store(p.inv_far[a] + base);
+    for (int a = 0; a < 3; ++a) {
+      const F inv = F(1.0f) / d[a];
+      inv.store(p.inv_near[a] + base);
+      (inv * F(kFarScale)).store(p.inv_far[a] + base);
+    }
     (d[p.kx] / d[p.kz]).store(p.shear[0] + base);
     (d[p.ky] / d[p.kz]).store(p.shear[1] + base);
     (F(1.0f) / d[p.kz]).store(p.shear[2] + base);
@@ -296,18 +238,16 @@ void trace_packet(const MeshBvh::Data& d, Packet& p, std::uint64_t all, FaceMode
 bool load_rays(Packet& p, std::span<const Rayf> rays, std::uint64_t valid) {
   const int n = int(rays.size());
   if (valid == 0 || n > kPacketRays || (n < kPacketRays && (valid >> n) != 0)) return false;
-  thread_local Run run;
-  load_run(rays, run);
   std::uint32_t which[kPacketRays]{};
   const int first = std::countr_zero(valid);
-  const int key = run.key[first];
+  const int key = valid_ray_key(rays[std::size_t(first)]);
   for (int r = 0; r < n; ++r) {
     const bool used = (valid >> r & 1) != 0;
-    if (used && run.key[r] != key) return false;  // an invalid ray's key, -1, differs too
+    HITSCAN_ASSERT(!used || is_valid(rays[std::size_t(r)]));
+    if (used && valid_ray_key(rays[std::size_t(r)]) != key) return false;
     which[r] = std::uint32_t(used ? r : first);
   }
-  if (key < 0) return false;
-  load_packet(p, rays, run, which, n);
+  load_packet(p, rays, which, n);
   for (int r = 0; r < n; ++r) {
     if ((valid >> r & 1) == 0) p.tmax[r] = -kInfinity<float>;
   }
@@ -335,31 +275,32 @@ Status MeshBvh::intersect_coherent(std::span<const Rayf> rays, std::span<MeshHit
   }
   using namespace mesh_packet;
   Packet packet;
-  thread_local Run run;
+  int key[kPacketRays];
   std::uint32_t which[kPacketRays];
   for (std::size_t begin = 0; begin < rays.size(); begin += kPacketRays) {
     const int n = int(std::min<std::size_t>(kPacketRays, rays.size() - begin));
-    const std::span<const Rayf> chunk = rays.subspan(begin, std::size_t(n));
     // The run's valid rays, split into packets by key (an image tile nearly always has one).
-    std::fill_n(hits.begin() + std::ptrdiff_t(begin), n, MeshHit{});
-    if (!data_) continue;
-    load_run(chunk, run);
     std::uint64_t pending = 0;
-    for (int r = 0; r < n; ++r) pending |= std::uint64_t(run.key[r] >= 0) << r;
+    for (int r = 0; r < n; ++r) {
+      const std::size_t i = begin + std::size_t(r);
+      hits[i] = {};
+      key[r] = data_ ? packet_key(rays[i]) : -1;
+      if (key[r] >= 0) pending |= std::uint64_t(1) << r;
+    }
     while (pending != 0) {
-      const int shared = run.key[std::countr_zero(pending)];
+      const int shared = key[std::countr_zero(pending)];
       int count = 0;
       for (std::uint64_t rest = pending; rest != 0; rest &= rest - 1) {
         const int r = std::countr_zero(rest);
-        if (run.key[r] != shared) continue;
-        which[count++] = std::uint32_t(r);
+        if (key[r] != shared) continue;
+        which[count++] = std::uint32_t(begin) + std::uint32_t(r);
         pending &= ~(std::uint64_t(1) << r);
       }
-      load_packet(packet, chunk, run, which, count);
+      load_packet(packet, rays, which, count);
       mesh_packet::trace_packet(*data_, packet, count == kPacketRays ? ~std::uint64_t(0) : (std::uint64_t(1) << count) - 1, faces);
       for (int r = 0; r < count; ++r) {
         if ((packet.found >> r & 1) == 0) continue;
-        hits[begin + packet.source[r]] = packet_hit(packet, r);
+        hits[packet.source[r]] = packet_hit(packet, r);
       }
     }
   }
