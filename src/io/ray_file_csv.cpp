@@ -34,19 +34,13 @@ std::string column_count_error(const std::string& where, std::size_t count) {
 }  // namespace
 
 Result<std::vector<Rayf>> parse_csv(const std::string& path, std::string_view file) {
-  if (file.substr(0, 3) == "\xEF\xBB\xBF") file.remove_prefix(3);
   std::vector<Rayf> rays;
   std::size_t columns = 0, columns_line = 0, header_columns = 0;
   bool first_line = true;
+  CsvLines lines(file);
+  std::vector<std::string_view> fields;
   std::size_t line_number = 0;
-  for (std::size_t start = 0; start < file.size();) {
-    const std::size_t newline = file.find('\n', start);
-    const std::string_view line = file.substr(start, newline - start);  // to the end without a newline
-    start = newline == std::string_view::npos ? file.size() : newline + 1;
-    ++line_number;
-    if (trim_field(line).empty()) continue;
-
-    const std::vector<std::string_view> fields = split_fields(line);
+  while (lines.next(fields, line_number)) {
     const std::string where = "line " + std::to_string(line_number);
     double row[8];
     std::size_t numbers = 0;

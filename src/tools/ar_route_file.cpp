@@ -41,20 +41,12 @@ Result<std::vector<Vec3f>> read_route_csv(const std::string& path) {
   if (!in) return Status{StatusCode::io_error, path + ": cannot open the route file"};
   const std::string contents{std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
   if (in.bad()) return Status{StatusCode::io_error, path + ": cannot read the route file"};
-  std::string_view file = contents;
-  if (file.substr(0, 3) == "\xEF\xBB\xBF") file.remove_prefix(3);
-
   std::vector<Vec3f> route;
   bool first_line = true;
+  io::CsvLines lines(contents);
+  std::vector<std::string_view> fields;
   std::size_t line_number = 0;
-  for (std::size_t start = 0; start < file.size();) {
-    const std::size_t newline = file.find('\n', start);
-    const std::string_view line = file.substr(start, newline - start);  // to the end without a newline
-    start = newline == std::string_view::npos ? file.size() : newline + 1;
-    ++line_number;
-    if (io::trim_field(line).empty()) continue;
-
-    const std::vector<std::string_view> fields = io::split_fields(line);
+  while (lines.next(fields, line_number)) {
     const std::string where = path + ":" + std::to_string(line_number);
     std::vector<std::optional<double>> numbers;
     for (const std::string_view field : fields) numbers.push_back(parse_number(field));
