@@ -49,8 +49,8 @@ inline int hide_masked_ids(uint32_t collider, uint64_t, uint32_t, void* context)
   return (collider & *static_cast<const uint32_t*>(context)) == 0;
 }
 
-// Beyond this, squares overflow a float: the size at which known bugs show.
-inline constexpr float kHuge = 1e18f;
+// hitscan.h's working range: mesh vertices and shapes beyond it are refused, queries beyond it miss.
+inline constexpr float kWorkingRange = 1e15f;
 
 // The largest magnitude of a vector's coordinates; NaN counts as infinite.
 inline float reach(const hs_vec3& v) {
@@ -63,56 +63,8 @@ struct Collider {
   uint32_t layer = 0;
   uint64_t user_id = 0;
   std::size_t triangles = 0;  // 0 for an analytic shape
-  bool cylinder = false;
-  float shape_reach = 0;        // the largest magnitude among the shape's values or the mesh's used vertices
-  float scale = 1, offset = 0;  // the largest magnitude of the transform's scale and translation
-
-  void set_transform(const hs_transform* t) {
-    scale = t ? reach(t->scale) : 1.0f;
-    offset = t ? reach(t->translation) : 0.0f;
-  }
-  // A mesh whose own bounds may be too wide to square.
-  // A collider whose world size may be too large to square.
-  bool huge() const { return !(shape_reach * std::max(1.0f, scale) + offset <= kHuge); }
 };
 
-inline float shape_reach(const hs_shape& shape) {
-  if (shape.type == HS_SHAPE_CONVEX_POLYGON) {
-    float largest = 0;
-    const hs_convex_polygon& polygon = shape.data.convex_polygon;
-    for (std::size_t i = 0; polygon.vertices != nullptr && i < polygon.vertex_count; ++i) {
-      largest = std::max(largest, reach(polygon.vertices[i]));
-    }
-    return largest;
-  }
-  if (shape.type == HS_SHAPE_CONVEX_HULL) {
-    float largest = 0;
-    const hs_convex_hull& hull = shape.data.convex_hull;
-    for (std::size_t i = 0; hull.points != nullptr && i < hull.point_count; ++i) {
-      largest = std::max(largest, reach(hull.points[i]));
-    }
-    return largest;
-  }
-  float values[10];  // the largest member, a box, is 10 floats
-  std::memcpy(values, &shape.data, sizeof values);
-  float largest = 0;
-  for (const float value : values) largest = std::max(largest, std::isnan(value) ? INFINITY : std::abs(value));
-  return largest;
-}
-
-// The largest magnitude among the vertices that triangles use.
-inline float mesh_reach(const std::vector<float>& positions, const std::vector<uint32_t>& indices) {
-  float largest = 0;
-  for (const uint32_t index : indices) {
-    if (3 * std::size_t{index} + 2 < positions.size()) {
-      largest = std::max(largest, reach({positions[3 * index], positions[3 * index + 1], positions[3 * index + 2]}));
-    }
-  }
-  return largest;
-}
-
-// The statuses that hs_mesh_create may answer for these arrays: those of each problem they have,
-// or HS_OK alone.
 inline std::vector<hs_status> mesh_statuses(const std::vector<float>& positions, const std::vector<uint32_t>& indices) {
   std::vector<hs_status> due;
   const std::size_t vertex_count = positions.size() / 3;
@@ -120,9 +72,9 @@ inline std::vector<hs_status> mesh_statuses(const std::vector<float>& positions,
   for (const uint32_t index : indices) {
     if (index >= vertex_count) {
       due.push_back(HS_OUT_OF_RANGE);
-    } else if (!std::isfinite(positions[3 * index]) || !std::isfinite(positions[3 * index + 1]) ||
-               !std::isfinite(positions[3 * index + 2])) {
-      due.push_back(HS_INVALID_ARGUMENT);
+    } else if (!(std::abs(positions[3 * index]) <= kWorkingRange) || !(std::abs(positions[3 * index + 1]) <= kWorkingRange) ||
+               !(std::abs(positions[3 * index + 2]) <= kWorkingRange)) {
+      due.push_back(HS_INVALID_ARGUMENT);  // NaN, infinite, or beyond the working range
     }
   }
   if (due.empty()) due.push_back(HS_OK);
@@ -210,9 +162,8 @@ struct SceneModel {
     return found->second;
   }
 
-  // A query's hit or miss. `overflow_tolerated`: a known bug may leave the numbers non-finite.
-  void check_hit(const hs_hit& h, float limit, const char* what, bool unit_normal,
-                 bool overflow_tolerated = false) const {
+  // A query's hit or miss.
+  void check_hit(const hs_hit& h, float limit, const char* what, bool unit_normal) const {
     trace("  hit %d, flags %#x, feature %d, distance %a, collider %u, primitive %u, depth %a", h.hit, h.flags,
           int(h.feature), double(h.distance), h.collider, h.primitive, double(h.depth));
     trace_vec3("point", h.point);
@@ -227,20 +178,11 @@ struct SceneModel {
     const bool distance_ok = h.distance >= 0 && h.distance <= limit && std::isfinite(h.distance);
     const bool normals_ok =
         finite(h.normal) && finite(h.face_normal) && (!unit_normal || (unit(h.normal) && unit(h.face_normal)));
-    // Known bugs: on a collider or at a query point beyond ~1e18, the numbers overflow.
-    const bool overflowed =
-        (overflow_tolerated || collider.huge()) && (!distance_ok || !finite(h.point) || !normals_ok) &&
-        known_bug("queries on colliders or at points beyond ~1e18 give infinite, NaN or zero values");
-    const bool nan_normals =
-        collider.cylinder && !normals_ok && std::strcmp(what, "hs_closest_point") == 0 &&
-        known_bug(
-            "hs_closest_point: a degenerate cylinder's normals are NaN (zero-length axis, or one shrunk by a "
-            "tiny scale)");
-    if (!distance_ok && !overflowed) {
+    if (!distance_ok) {
       fail("%s: a hit at distance %.9g outside [0, %.9g]", what, double(h.distance), double(limit));
     }
-    if (!finite(h.point) && !overflowed) fail("%s: a hit with a non-finite point", what);
-    if (!normals_ok && !overflowed && !nan_normals) {
+    if (!finite(h.point)) fail("%s: a hit with a non-finite point", what);
+    if (!normals_ok) {
       fail("%s: a hit normal (%g, %g, %g) or face normal (%g, %g, %g) that is not %s", what, double(h.normal.x),
            double(h.normal.y), double(h.normal.z), double(h.face_normal.x), double(h.face_normal.y),
            double(h.face_normal.z), unit_normal ? "unit" : "finite");

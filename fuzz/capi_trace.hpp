@@ -1,6 +1,6 @@
 #pragma once
 // How fuzz_capi reports: fail() for a broken promise, trace() for a readable account of a run
-// (HITSCAN_FUZZ_TRACE=1), and known_bug() for the reported bugs it tolerates meanwhile.
+// (HITSCAN_FUZZ_TRACE=1).
 
 #include <cstdarg>
 #include <cstdint>
@@ -78,15 +78,6 @@ inline void trace_shape(const hs_shape& shape) {
       trace_vec3("hull point", shape.data.convex_hull.points[i]);
     }
   }
-}
-
-// Library bugs the fuzzer found that are reported but not fixed yet (fuzz/README.md lists them,
-// with their reproducers in fuzz/regressions/). Each is tolerated, as narrowly as it shows, so
-// that CI stays green meanwhile; HITSCAN_FUZZ_STRICT=1 in the environment tolerates none.
-inline bool known_bug(const char* description) {
-  static const bool strict = std::getenv("HITSCAN_FUZZ_STRICT") != nullptr;
-  if (!strict) trace("  tolerated known bug: %s", description);
-  return !strict;
 }
 
 }  // namespace hitscan::fuzz

@@ -164,7 +164,6 @@ void Program::create_mesh() {
   meshes_.push_back(mesh);
   Collider of_mesh;
   of_mesh.triangles = indices.size() / 3;
-  of_mesh.shape_reach = mesh_reach(positions, indices);
   mesh_colliders_[mesh] = of_mesh;
 }
 
@@ -173,9 +172,7 @@ void Program::add_shape() {
   const hs_shape shape = in_.shape(polygon);
   const bool with_transform = in_.byte() % 2;
   const hs_transform transform = in_.transform();
-  Collider collider{static_cast<uint32_t>(in_.byte() % 40), in_.u64() % 4, 0, shape.type == HS_SHAPE_CYLINDER,
-                    shape_reach(shape)};
-  collider.set_transform(with_transform ? &transform : nullptr);
+  Collider collider{static_cast<uint32_t>(in_.byte() % 40), in_.u64() % 4};
   trace_shape(shape);
   trace_transform(with_transform ? &transform : nullptr);
   trace("  layer %u, user id %llu", collider.layer, (unsigned long long)collider.user_id);
@@ -189,7 +186,6 @@ void Program::add_shape() {
 void Program::add_mesh(bool shared) {
   const hs_transform transform = in_.transform();
   Collider collider{static_cast<uint32_t>(in_.byte() % 40), in_.u64() % 4};
-  collider.set_transform(&transform);
   trace_transform(&transform);
   trace("  layer %u, user id %llu", collider.layer, (unsigned long long)collider.user_id);
   uint32_t id = 0;
@@ -203,7 +199,6 @@ void Program::add_mesh(bool shared) {
     if (mesh != nullptr) {
       const Collider& of_mesh = mesh_colliders_.at(const_cast<hs_mesh*>(mesh));
       collider.triangles = of_mesh.triangles;
-      collider.shape_reach = of_mesh.shape_reach;
     }
     added(status, id, "hs_scene_add_mesh_instance", collider);
   } else {
@@ -217,7 +212,6 @@ void Program::add_mesh(bool shared) {
     if (status == HS_OK && mesh_statuses(positions, indices).front() != HS_OK)
       fail("hs_scene_add_mesh took a bad mesh");
     collider.triangles = indices.size() / 3;
-    collider.shape_reach = mesh_reach(positions, indices);
     added(status, id, "hs_scene_add_mesh", collider);
   }
 }
@@ -238,7 +232,6 @@ void Program::edit() {
       trace_transform(&transform);
       const hs_status status = checked("hs_scene_set_transform", hs_scene_set_transform(scene_, id, &transform));
       if (status == HS_OK && !found) fail("hs_scene_set_transform changed collider %u, which does not exist", id);
-      if (status == HS_OK) live->second.set_transform(&transform);
       break;
     }
     case 2: {
@@ -247,11 +240,7 @@ void Program::edit() {
       trace_shape(shape);
       const hs_status status = checked("hs_scene_set_shape", hs_scene_set_shape(scene_, id, &shape));
       if (status == HS_OK && !found) fail("hs_scene_set_shape changed collider %u, which does not exist", id);
-      if (status == HS_OK) {
-        live->second.triangles = 0;
-        live->second.cylinder = shape.type == HS_SHAPE_CYLINDER;
-        live->second.shape_reach = shape_reach(shape);
-      }
+      if (status == HS_OK) live->second.triangles = 0;
       break;
     }
     case 3: {
@@ -313,15 +302,14 @@ void Program::raycast() {
     if (capacity > 0 && !same_hit(all[0], garbage_hit())) fail("a failed hs_raycast_all wrote into its buffer");
     return;
   }
-  // Known bug: a ray from beyond ~1e18 may report a solid's exit at +inf.
-  const bool far = !(std::max(reach(ray.origin), reach(ray.direction)) <= kHuge) &&
-                   known_bug("rays from beyond ~1e18 may report a solid's exit at +inf");
-  model_.check_hit(hit, limit, "hs_raycast", true, far);
+  // A ray from beyond the working range is a miss (hitscan.h).
+  if (!(reach(ray.origin) <= kWorkingRange) && (hit.hit != 0 || total != 0)) fail("a ray from beyond ±1e15 hit");
+  model_.check_hit(hit, limit, "hs_raycast", true);
   if (any != hit.hit) fail("hs_raycast_any says %d, hs_raycast %d", any, hit.hit);
   if ((total > 0) != (hit.hit == 1)) fail("hs_raycast_all found %zu hits, hs_raycast %d", total, hit.hit);
   if (written != std::min(total, capacity)) fail("hs_raycast_all wrote %zu of %zu into %zu", written, total, capacity);
   for (std::size_t i = 0; i < written; ++i) {
-    model_.check_hit(all[i], limit, "hs_raycast_all", true, far);
+    model_.check_hit(all[i], limit, "hs_raycast_all", true);
     if (all[i].hit != 1) fail("hs_raycast_all wrote a miss");
     if (i > 0 && !(all[i - 1].distance <= all[i].distance)) fail("hs_raycast_all hits are not sorted by distance");
   }
@@ -404,6 +392,7 @@ void Program::overlap() {
     return;
   }
   if (written != std::min(total, capacity)) fail("%s wrote %zu of %zu into %zu", function, written, total, capacity);
+  if (!(query_reach <= kWorkingRange) && total != 0) fail("%s: a shape beyond ±1e15 overlaps something", function);
   const bool contacts_asked = !model_.use_default_options && model_.options.contacts != 0;
   for (std::size_t i = 0; i < written; ++i) {
     const hs_overlap_hit& hit = hits[i];
@@ -424,10 +413,7 @@ void Program::overlap() {
     trace_vec3("normal", c.normal);
     const bool bad_contact = hit.has_contact && (!finite(c.point_on_a) || !finite(c.point_on_b) || !unit(c.normal) ||
                                                  !std::isfinite(c.depth));
-    const bool huge = !(query_reach <= kHuge) || collider.huge();
-    if (bad_contact && !(huge && known_bug("overlap contacts with shapes beyond ~1e18 are not finite"))) {
-      fail("%s: a contact with a non-finite value or a normal that is not unit", function);
-    }
+    if (bad_contact) fail("%s: a contact with a non-finite value or a normal that is not unit", function);
   }
 }
 
@@ -487,8 +473,8 @@ void Program::sweep() {
     if (!is_miss(hit)) fail("a failed %s left a hit", function);
     return;
   }
-  model_.check_hit(hit, sweep_limit(max_distance, model_.option_limit()), function, true,
-                   !(query_reach <= kHuge) && known_bug("sweeps of shapes beyond ~1e18 give infinite or NaN values"));
+  if (!(query_reach <= kWorkingRange) && hit.hit != 0) fail("%s: a shape beyond ±1e15 hit", function);
+  model_.check_hit(hit, sweep_limit(max_distance, model_.option_limit()), function, true);
 }
 
 // hs_sphere_cast_batch against one hs_sphere_cast at a time.
@@ -586,12 +572,8 @@ void Program::closest_point() {
     if (!is_miss(hit)) fail("a failed hs_closest_point left a hit");
     return;
   }
-  const bool huge =
-      hit.hit == 1 && (!(reach(point) <= kHuge) || !(reach(hit.point) <= kHuge) ||
-                       (model_.committed.count(hit.collider) != 0 && model_.committed.at(hit.collider).huge()));
-  model_.check_hit(
-      hit, model_.option_limit(), "hs_closest_point", false,
-      huge && known_bug("hs_closest_point: a distance beyond ~1e19 (its square overflows) is +inf or NaN"));
+  if (!(reach(point) <= kWorkingRange) && hit.hit != 0) fail("hs_closest_point: a point beyond ±1e15 found one");
+  model_.check_hit(hit, model_.option_limit(), "hs_closest_point", false);
 }
 
 // Null pointers and counts whose arrays could not exist: each a documented failure, never a read.

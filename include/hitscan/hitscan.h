@@ -19,6 +19,11 @@
  * value, a negative size or a zero box rotation. Descriptions that are stored (shapes, transforms,
  * meshes, layers) and query options are checked, and a NaN there is HS_INVALID_ARGUMENT.
  *
+ * The working range. Coordinates lie within ±1e15, in any unit: a mesh, hull or polygon vertex
+ * beyond it, or a collider whose world box reaches beyond it, is HS_INVALID_ARGUMENT; a ray origin,
+ * a point, or a query shape's coordinate or size beyond it is a miss. Within it every query keeps
+ * its answer from sizes of 1e-9 up (float's spacing at 1e15 is 1.3e8: far past any real use).
+ *
  * Threads. Queries on a scene are safe from any number of threads at once. Edits (add, remove,
  * set_...) may run beside queries and become visible all at once at hs_scene_commit, which waits
  * for the queries under way; a batch counts as one query (one in the background from its
@@ -267,8 +272,8 @@ typedef struct hs_mesh hs_mesh;
 
 /* Builds a mesh from vertex_count xyz triples in `positions` and triangle_count index triples in
  * `indices` (counter-clockwise seen from the front), and its BVH over all cores; the arrays are
- * copied. Fails with HS_INVALID_ARGUMENT for a null pointer, no triangles, or a NaN or infinite
- * coordinate on a vertex a triangle uses; HS_OUT_OF_RANGE for an index not below vertex_count or
+ * copied. Fails with HS_INVALID_ARGUMENT for a null pointer, no triangles, or a NaN, infinite or
+ * out-of-range (beyond ±1e15) coordinate on a vertex a triangle uses; HS_OUT_OF_RANGE for an index not below vertex_count or
  * counts whose arrays could not exist. Zero-area triangles are kept (indices stay those of the
  * input) but no ray hits them. */
 HS_API hs_status hs_mesh_create(const float* positions, size_t vertex_count, const uint32_t* indices,
@@ -291,7 +296,8 @@ HS_API void hs_scene_destroy(hs_scene* scene);
 /* Adds an analytic collider, visible after the next commit, and writes its id. A null transform is
  * the identity. Fails with HS_INVALID_ARGUMENT for a null scene, shape or out_id, an unknown shape
  * type, a layer above 31, a NaN, infinite or negative size, a transform that is not invertible
- * (a zero, NaN or infinite value) or scales an axis by less than 1e-15 in magnitude, or
+ * (a zero, NaN or infinite value) or scales an axis by less than 1e-15 in magnitude, a collider
+ * reaching beyond ±1e15 (the working range), or
  * a scale the shape cannot take (non-uniform for spheres, capsules, cylinders and rotated boxes);
  * polygons and hulls also fail as hs_convex_polygon and hs_convex_hull say; HS_OUT_OF_RANGE when
  * the scene holds 2^24 - 1 colliders. */

@@ -1,5 +1,7 @@
 #include "hitscan/geometry/closest_point.hpp"
 
+#include <type_traits>
+
 namespace hitscan {
 namespace {
 
@@ -86,15 +88,18 @@ Vec3<T> closest_point_on_segment(const Segment<T>& segment, Vec3<T> p) {
   return closest_point_on_segment_with_parameter(segment, p).point;
 }
 
+namespace {
+
+/// closest_point_on_triangle in T itself; `flat` is carries_plane of the caller's triangle.
 template <Real T>
-TriangleClosestPoint<T> closest_point_on_triangle(const Triangle<T>& triangle, Vec3<T> p) {
+TriangleClosestPoint<T> closest_point_on_triangle_in(const Triangle<T>& triangle, Vec3<T> p, bool flat) {
   const Vec3<T> a = triangle.v0, b = triangle.v1, c = triangle.v2;
   const Vec3<T> ab = b - a, ac = c - a;
   const Vec3<T> n = cross(ab, ac);
   const T n2 = dot(n, n);
   // |ab × ac|² = |ab|² |ac|² sin²(angle at a). Below epsilon the plane is noise; the union of
-  // the edges is then within the triangle's width of the answer. Also catches NaN and overflow.
-  if (!(n2 > kEpsilon<T> * dot(ab, ab) * dot(ac, ac))) return closest_point_on_triangle_edges(triangle, p);
+  // the edges is then within the triangle's width of the answer. Also catches NaN.
+  if (!flat || !(n2 > T(0))) return closest_point_on_triangle_edges(triangle, p);
 
   // Ericson 5.1.5: vertex regions by the signs of the projections on the two adjacent edges,
   // edge regions by the sign of the barycentric of the opposite vertex as well.
@@ -142,6 +147,24 @@ TriangleClosestPoint<T> closest_point_on_triangle(const Triangle<T>& triangle, V
   return closest_point_on_triangle_edges(triangle, p);
 }
 
+}  // namespace
+
+template <Real T>
+TriangleClosestPoint<T> closest_point_on_triangle(const Triangle<T>& triangle, Vec3<T> p) {
+  const bool flat = carries_plane(triangle.v1 - triangle.v0, triangle.v2 - triangle.v0);
+  if constexpr (std::is_same_v<T, double>) {
+    return closest_point_on_triangle_in(triangle, p, flat);
+  } else {
+    // The region tests multiply squared lengths (|ab × ac|² is the fourth power of the
+    // triangle's size): in float they overflow for a triangle wider than about 4e9 and lose
+    // everything below about 1e-9, where double has room to spare; scalar double costs what float does.
+    const TriangleClosestPoint<double> r = closest_point_on_triangle_in(
+        Triangle<double>{vec3_cast<double>(triangle.v0), vec3_cast<double>(triangle.v1), vec3_cast<double>(triangle.v2)},
+        vec3_cast<double>(p), flat);
+    return {vec3_cast<T>(r.point), static_cast<T>(r.u), static_cast<T>(r.v), r.feature, r.index};
+  }
+}
+
 template <Real T>
 SolidClosestPoint<T> closest_point_on_aabb(const Aabb<T>& box, Vec3<T> p) {
   const Vec3<T> q{clamp_or_low(p.x, box.min.x, box.max.x), clamp_or_low(p.y, box.min.y, box.max.y),
@@ -171,8 +194,11 @@ SolidClosestPoint<T> closest_point_on_capsule(const Capsule<T>& capsule, Vec3<T>
   return closest_point_on_ball(closest_point_on_segment(Segment<T>{capsule.a, capsule.b}, p), capsule.radius, p);
 }
 
+namespace {
+
+/// closest_points_between_segments in T itself.
 template <Real T>
-SegmentPairClosestPoints<T> closest_points_between_segments(const Segment<T>& first, const Segment<T>& second) {
+SegmentPairClosestPoints<T> closest_points_between_segments_in(const Segment<T>& first, const Segment<T>& second) {
   const Vec3<T> d1 = first.b - first.a, d2 = second.b - second.a, r = first.a - second.a;
   // Ericson's s = (b f - c e) / (a e - b²) rewritten with Lagrange's identity as
   // ((d2 × r) · n) / |n|², n = d1 × d2: the cross products carry the near-parallel case without
@@ -191,6 +217,23 @@ SegmentPairClosestPoints<T> closest_points_between_segments(const Segment<T>& fi
     on_first = closest_point_on_segment_with_parameter(first, on_second.point);
   }
   return {on_first.t, on_second.t, on_first.point, on_second.point, distance_squared(on_first.point, on_second.point)};
+}
+
+}  // namespace
+
+template <Real T>
+SegmentPairClosestPoints<T> closest_points_between_segments(const Segment<T>& first, const Segment<T>& second) {
+  if constexpr (std::is_same_v<T, double>) {
+    return closest_points_between_segments_in(first, second);
+  } else {
+    // |d1 × d2|² is the fourth power of the segments' length: in float it overflows for
+    // segments longer than about 4e9 (as closest_point_on_triangle's products do).
+    const SegmentPairClosestPoints<double> r = closest_points_between_segments_in(
+        Segment<double>{vec3_cast<double>(first.a), vec3_cast<double>(first.b)},
+        Segment<double>{vec3_cast<double>(second.a), vec3_cast<double>(second.b)});
+    const Vec3<T> on_first = vec3_cast<T>(r.on_first), on_second = vec3_cast<T>(r.on_second);
+    return {static_cast<T>(r.s), static_cast<T>(r.t), on_first, on_second, distance_squared(on_first, on_second)};
+  }
 }
 
 #define HITSCAN_INSTANTIATE_CLOSEST_POINT(T)                                                                  \

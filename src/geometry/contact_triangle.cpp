@@ -24,9 +24,8 @@ T triangle_size(const Triangle<T>& t) {
 template <Real T>
 Vec3<T> face_normal(const Triangle<T>& t) {
   const Vec3<T> ab = t.v1 - t.v0, ac = t.v2 - t.v0;
-  const Vec3<T> n = cross(ab, ac);
-  if (!(dot(n, n) > kEpsilon<T> * dot(ab, ab) * dot(ac, ac))) return {};
-  return normalize(n);
+  if (!carries_plane(ab, ac)) return {};
+  return normalize(cross(ab, ac));
 }
 
 /// For a triangle without a plane: a fixed unit vector perpendicular to its longest edge, +z for

@@ -175,8 +175,10 @@ Result<ConvexHull<T>> ConvexHull<T>::make(std::span<const Vec3<T>> points) {
   std::vector<V> p(n);
   Aabb<double> box;
   for (std::size_t i = 0; i < n; ++i) {
-    if (!is_finite(points[i])) {
-      return Status{StatusCode::invalid_argument, "convex hull point " + std::to_string(i) + " is not finite"};
+    if (!in_working_range(points[i])) {
+      return Status{StatusCode::invalid_argument,
+                    "convex hull point " + std::to_string(i) +
+                        (is_finite(points[i]) ? " lies beyond ±1e15, hitscan's working range" : " is not finite")};
     }
     p[i] = vec3_cast<double>(points[i]);
     box.grow(p[i]);

@@ -14,9 +14,10 @@ Result<ConvexPolygon<T>> ConvexPolygon<T>::make(std::span<const Vec3<T>> vertice
   }
   Aabb<T> bounds;
   for (std::size_t i = 0; i < n; ++i) {
-    if (!is_finite(vertices[i])) {
+    if (!in_working_range(vertices[i])) {
       return Status{StatusCode::invalid_argument,
-                    "convex polygon vertex " + std::to_string(i) + " is not finite"};
+                    "convex polygon vertex " + std::to_string(i) +
+                        (is_finite(vertices[i]) ? " lies beyond ±1e15, hitscan's working range" : " is not finite")};
     }
     bounds.grow(vertices[i]);
   }
@@ -25,8 +26,11 @@ Result<ConvexPolygon<T>> ConvexPolygon<T>::make(std::span<const Vec3<T>> vertice
   const T tolerance = T(256) * kEpsilon<T> * max(size, max_component(abs(bounds.max)) + max_component(abs(bounds.min)));
 
   // Newell's method: the area-weighted normal, robust for any planar polygon. Taken about the
-  // centre of the bounds, so that a small polygon far from the origin keeps its digits.
+  // centre of the bounds, so that a small polygon far from the origin keeps its digits, and in
+  // units of the polygon's size, so that the squared area neither overflows for a polygon wider
+  // than 1e19^(1/2) nor underflows for a tiny one.
   const Vec3<T> centre = bounds.center();
+  const T unit = size > T(0) ? T(1) / size : T(0);
   Vec3<T> area_normal{};
   for (std::size_t i = 0; i < n; ++i) {
     const Vec3<T>& p = vertices[i];
@@ -35,10 +39,10 @@ Result<ConvexPolygon<T>> ConvexPolygon<T>::make(std::span<const Vec3<T>> vertice
       return Status{StatusCode::degenerate, "convex polygon vertices " + std::to_string(i) + " and " +
                                                 std::to_string((i + 1) % n) + " coincide"};
     }
-    area_normal += cross(p - centre, q - centre);
+    area_normal += cross((p - centre) * unit, (q - centre) * unit);
   }
-  const T twice_area = length(area_normal);
-  if (!(twice_area > tolerance * size)) {
+  const T twice_area = length(area_normal);  // in units of size²
+  if (!(twice_area > tolerance * unit)) {
     return Status{StatusCode::degenerate, "convex polygon has zero area (its vertices are collinear)"};
   }
   ConvexPolygon<T> polygon;

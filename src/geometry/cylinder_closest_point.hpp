@@ -15,7 +15,7 @@ inline SolidClosestPoint<float> closest_point_on_cylinder(const Cylinderf& c, Ve
   const Vec3f axis = c.b - c.a;
   const float length_axis = length(axis);
   if (!(length_axis > 0.0f)) return {c.a, false};
-  const Vec3f u = axis / length_axis;
+  const Vec3f u = length_axis > 0.0f ? axis / length_axis : Vec3f{0, 0, 1};  // a == b: any axis
   const float along = dot(p - c.a, u);
   const Vec3f radial = p - c.a - u * along;
   const float radial_length = length(radial);
@@ -38,7 +38,7 @@ struct CylinderBoundaryPoint {
 inline CylinderBoundaryPoint cylinder_boundary_from_inside(const Cylinderf& c, Vec3f p) {
   const Vec3f axis = c.b - c.a;
   const float length_axis = length(axis);
-  const Vec3f u = axis / length_axis;
+  const Vec3f u = length_axis > 0.0f ? axis / length_axis : Vec3f{0, 0, 1};  // a == b: any axis
   const float along = dot(p - c.a, u);
   const Vec3f radial = p - c.a - u * along;
   const float to_side = c.radius - length(radial), to_bottom = along, to_top = length_axis - along;

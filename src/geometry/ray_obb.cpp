@@ -6,6 +6,7 @@ namespace hitscan {
 
 template <Real T>
 RayHit<T> ray_vs_obb(const Obb<T>& box, const Ray<T>& ray) {
+  if (!is_valid(ray)) return {};  // the local ray's own check would see its origin moved
   if (!(box.half_extents.x >= T(0) && box.half_extents.y >= T(0) && box.half_extents.z >= T(0))) return {};
   // Into the box frame with the rotation's transpose; t is preserved by a rigid map.
   const Ray<T> local{box.rotation.transpose_mul(ray.origin - box.center), box.rotation.transpose_mul(ray.dir),

@@ -70,15 +70,18 @@ RayHit<T> ray_vs_triangle(const Triangle<T>& tri, const WatertightRay<T>& ray, c
   const T bz = ray.shear_z * b[ray.kz];
   const T cz = ray.shear_z * c[ray.kz];
   const T inv_det = T(1) / det;
-  const T t = (u * az + v * bz + w * cz) * inv_det;
+  // t from the barycentrics (each at most 1 on a hit) rather than as (u az + v bz + w cz) / det:
+  // that numerator is a cube of the distances and overflows a float beyond about 5e12.
+  const T b0 = u * inv_det, b1 = v * inv_det, b2 = w * inv_det;
+  const T t = b0 * az + b1 * bz + b2 * cz;
   if (!(t >= ray.tmin && t <= ray.tmax && t < kInfinity<T>)) return hit;
 
   const Vec3<T> n = normalize(cross(tri.v1 - tri.v0, tri.v2 - tri.v0));
   if (n == Vec3<T>{}) return hit;
   hit.hit = true;
   hit.t = t;
-  hit.u = v * inv_det;
-  hit.v = w * inv_det;
+  hit.u = b1;
+  hit.v = b2;
   hit.point = ray.origin + dir * t;
   hit.normal = n;
   // The sheared frame keeps handedness, so det < 0 exactly when dot(normal, dir) > 0; the sign

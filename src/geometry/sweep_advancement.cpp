@@ -15,7 +15,7 @@ Advancement advance(const ConvexSupport& moving_core, double moving_radius, cons
   const double radii = moving_radius + target_radius;
   Advancement out;
   ConvexSupport moved = moving_core;
-  double s = 0;
+  double s = 0, last_approach = 1;
   for (int step = 0; step < kMaxAdvancementSteps; ++step) {
     moved.translation = moving_core.translation + direction * s;
     const GjkDistance g = gjk_distance(moved, target);
@@ -27,10 +27,23 @@ Advancement advance(const ConvexSupport& moving_core, double moving_radius, cons
     const double gap = g.distance - radii;
     if (gap <= tolerance) {
       out.hit = true;
+      if (!(g.distance > 0) && step > 0 && tolerance > 0) {
+        // A step that lands exactly on the contact (a vertex meeting a face is reached in one)
+        // leaves the cores touching, where GJK's points are any point of the touch and its
+        // normal undefined: they are taken half a tolerance back along the path, where they are
+        // the contact's own; the distance stays the contact's.
+        moved.translation = moving_core.translation + direction * (s - 0.5 * tolerance / last_approach);
+        const GjkDistance back = gjk_distance(moved, target);
+        if (back.distance > 0) {
+          out.normal = (back.point_on_a - back.point_on_b) / back.distance;
+          out.point_on_target = back.point_on_b + out.normal * target_radius;
+        }
+      }
       return out;
     }
     const double approach = -dot(direction, n);
     if (!(approach > 0)) return {};
+    last_approach = approach;
     s += gap / approach;
     if (!(s <= max_distance) || !std::isfinite(s)) return {};
   }

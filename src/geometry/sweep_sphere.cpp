@@ -93,7 +93,7 @@ template <Real T>
 Contact<T> cylinder_start_contact(const Sphere<T>& s, const Cylinder<T>& c, T limit) {
   const Vec3<T> axis = c.b - c.a;
   const T length_axis = length(axis);
-  const Vec3<T> u = axis / length_axis;
+  const Vec3<T> u = length_axis > T(0) ? axis / length_axis : Vec3<T>{0, 0, 1};  // a == b: any axis
   const T along = dot(s.center - c.a, u);
   const Vec3<T> radial = s.center - c.a - u * along;
   const T radial_length = length(radial);
@@ -226,10 +226,8 @@ SweepHit<T> sphere_cast(const Sphere<T>& moving, Vec3<T> direction, T max_distan
                         ContactTolerance<T> tol) {
   if (!valid_input(moving, direction, max_distance, target)) return {};
   const Vec3<T> e1 = target.v1 - target.v0, e2 = target.v2 - target.v0;
-  const Vec3<T> c = cross(e1, e2);
   // Too thin to carry a plane (closest_point.hpp's rule): the union of its edges.
-  const bool flat = dot(c, c) > kEpsilon<T> * dot(e1, e1) * dot(e2, e2);
-  const Vec3<T> n = flat ? normalize(c) : Vec3<T>{};
+  const Vec3<T> n = carries_plane(e1, e2) ? normalize(cross(e1, e2)) : Vec3<T>{};
   const T limit = tol.at_size(max(size_of(moving), size_of(target)));
   const Vec3<T> v[3] = {target.v0, target.v1, target.v2};
   return sweep_flat(

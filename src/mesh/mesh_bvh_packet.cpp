@@ -20,6 +20,7 @@
 #include <string>
 
 #include "hitscan/assert.hpp"
+#include "hitscan/bvh/traverse.hpp"
 #include "hitscan/bvh/wide_bvh.hpp"
 #include "hitscan/geometry/ray_triangle.hpp"
 #include "mesh_bvh_packet.hpp"
@@ -155,7 +156,8 @@ void rays_vs_children(const bvh::WideNode& node, const Packet& p, std::uint64_t 
     const F ox = F::load(p.origin[0] + base), oy = F::load(p.origin[1] + base), oz = F::load(p.origin[2] + base);
     const F nx = F::load(p.inv_near[0] + base), ny = F::load(p.inv_near[1] + base), nz = F::load(p.inv_near[2] + base);
     const F fx = F::load(p.inv_far[0] + base), fy = F::load(p.inv_far[1] + base), fz = F::load(p.inv_far[2] + base);
-    const F tmin = F::load(p.tmin + base), tmax = F::load(p.tmax + base);
+    const F tmin = F::load(p.tmin + base), limit = F::load(p.tmax + base);
+    const F tmax = max(limit * F(bvh::kCullScale), limit);  // bvh::cull_limit, lane for lane
     for (unsigned c = children; c != 0; c &= c - 1) {
       const int i = std::countr_zero(c);
       F t0 = max((F(near[i][0]) - ox) * nx, tmin), t1 = min((F(far[i][0]) - ox) * fx, tmax);
@@ -176,7 +178,8 @@ std::uint64_t still_open(const Packet& p, std::uint64_t rays, float t_enter) {
   for (int g = 0; g < p.groups; ++g) {
     const unsigned lanes = group_lanes(rays, g);
     if (lanes == 0) continue;
-    open |= std::uint64_t(unsigned(bits(F(t_enter) <= F::load(p.tmax + kLanes * g))) & lanes) << (kLanes * g);
+    const F limit = F::load(p.tmax + kLanes * g);
+    open |= std::uint64_t(unsigned(bits(F(t_enter) <= max(limit * F(bvh::kCullScale), limit))) & lanes) << (kLanes * g);
   }
   return open;
 }
@@ -203,7 +206,7 @@ void trace_packet(const MeshBvh::Data& d, Packet& p, std::uint64_t all, FaceMode
     } else {
       const bvh::WideNode& node = d.nodes[current.child];
       alignas(32) float t_enter[kLanes];
-      unsigned children = packet_vs_node(node, p, tmax, t_enter);
+      unsigned children = packet_vs_node(node, p, bvh::cull_limit(tmax), t_enter);
       for (unsigned c = children; c != 0; c &= c - 1) {
         if (node.child[std::countr_zero(c)] == bvh::kEmptySlot) children &= ~(1u << std::countr_zero(c));
       }
@@ -226,7 +229,7 @@ void trace_packet(const MeshBvh::Data& d, Packet& p, std::uint64_t all, FaceMode
     for (;;) {
       if (top == 0) return;
       current = stack[--top];
-      if (current.t > tmax) continue;
+      if (current.t > bvh::cull_limit(tmax)) continue;
       current.rays = still_open(p, current.rays, current.t);
       if (current.rays != 0) break;
     }

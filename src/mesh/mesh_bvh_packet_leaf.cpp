@@ -105,7 +105,8 @@ void rays_vs_pack(Packet& p, const LeafPack& leaf, std::uint32_t pack, std::uint
       const F tmax = F::load(p.tmax + base);
       const F det = u + v + w;
       const F inv_det = F(1.0f) / det;
-      const F t = (u * (sz * az) + v * (sz * bz) + w * (sz * cz)) * inv_det;
+      const F b1 = v * inv_det, b2 = w * inv_det;
+      const F t = (u * inv_det) * (sz * az) + b1 * (sz * bz) + b2 * (sz * cz);
       const M on_edge = (u == zero) | (v == zero) | (w == zero);
       const M accepted = andnot((det != zero) & (abs(det) < F(kInfinity<float>)) & (t >= F::load(p.tmin + base)) &
                                     (t <= tmax) & (t < F(kInfinity<float>)),
@@ -118,8 +119,8 @@ void rays_vs_pack(Packet& p, const LeafPack& leaf, std::uint32_t pack, std::uint
       if ((taken | rare) == 0) continue;
       alignas(32) float t_lanes[kLanes], u_lanes[kLanes], v_lanes[kLanes];
       t.store(t_lanes);
-      (v * inv_det).store(u_lanes);
-      (w * inv_det).store(v_lanes);
+      b1.store(u_lanes);
+      b2.store(v_lanes);
       const unsigned back_bits = unsigned(bits(back));
       for (; taken != 0; taken &= taken - 1) {
         const int i = std::countr_zero(taken);

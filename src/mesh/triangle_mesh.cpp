@@ -37,7 +37,8 @@ std::string vertex_text(Vec3f p) {
   return text;
 }
 
-// The first triangle corner, in triangle order, that is out of range or not finite.
+// The first triangle corner, in triangle order, that is out of range, not finite or beyond the
+// working range (kMaxCoordinate).
 Status check_referenced_vertices(std::span<const Vec3f> positions, std::span<const TriangleMesh::Indices> triangles) {
   const std::size_t n = positions.size();
   for (std::size_t i = 0; i < triangles.size(); ++i) {
@@ -47,10 +48,12 @@ Status check_referenced_vertices(std::span<const Vec3f> positions, std::span<con
                                                         std::to_string(v) + " but the mesh has " +
                                                         std::to_string(n) + " vertices"};
       }
-      if (!is_finite(positions[v])) {
-        return Status{StatusCode::invalid_argument, "triangle " + std::to_string(i) + " refers to vertex " +
-                                                        std::to_string(v) + ", which is not finite " +
-                                                        vertex_text(positions[v])};
+      if (!in_working_range(positions[v])) {
+        return Status{StatusCode::invalid_argument,
+                      "triangle " + std::to_string(i) + " refers to vertex " + std::to_string(v) +
+                          (is_finite(positions[v]) ? ", which lies beyond ±1e15, hitscan's working range "
+                                                   : ", which is not finite ") +
+                          vertex_text(positions[v])};
       }
     }
   }

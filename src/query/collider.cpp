@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <utility>
 #include <vector>
 
 namespace hitscan {
@@ -110,7 +111,9 @@ Status hull_to_world(const HullShape& hull, const Transformf& transform, WorldSh
 
 }  // namespace
 
-Status to_world(const ColliderShape& shape, const Transformf& transform, WorldShape& out) {
+namespace {
+
+Status to_world_unchecked(const ColliderShape& shape, const Transformf& transform, WorldShape& out) {
   if (!transform.is_invertible()) return invalid("the collider's transform is not invertible");
   if (!(min_component(abs(transform.scale)) >= kMinColliderScale)) {
     return invalid("the collider's transform scales an axis by less than 1e-15, beyond what float coordinates can invert");
@@ -129,6 +132,23 @@ Status to_world(const ColliderShape& shape, const Transformf& transform, WorldSh
   const MeshShape& mesh = std::get<MeshShape>(shape);
   if (!mesh) return invalid("mesh: the mesh is null");
   out.emplace<WorldMesh>(WorldMesh{mesh, transform});
+  return Status::success();
+}
+
+}  // namespace
+
+Status to_world(const ColliderShape& shape, const Transformf& transform, WorldShape& out) {
+  WorldShape world;
+  if (Status s = to_world_unchecked(shape, transform, world); !s.ok()) return s;
+  if (const auto* plane = std::get_if<Planef>(&world)) {
+    if (!in_working_range(plane->offset)) return invalid("plane: its offset lies beyond ±1e15, hitscan's working range");
+  } else {
+    const Aabbf box = world_bounds(world);
+    if (box.is_valid() && !(in_working_range(box.min) && in_working_range(box.max))) {
+      return invalid("the collider reaches beyond ±1e15 in the world, hitscan's working range");
+    }
+  }
+  out = std::move(world);
   return Status::success();
 }
 

@@ -157,7 +157,7 @@ bool collider_closest(const CommittedCollider& c, Vec3f p, float limit, bool sol
 
 QueryHit Scene::closest_point(Vec3f p, const QueryOptions& options, QueryStats* stats) const {
   QueryHit best;
-  if (!is_finite(p) || !(options.max_distance >= 0.0f)) return best;
+  if (!in_working_range(p) || !(options.max_distance >= 0.0f)) return best;
   const State& s = *state_;
   std::shared_lock lock(s.query_mutex);
   float best_d2 = options.max_distance * options.max_distance;

@@ -23,12 +23,6 @@ namespace {
 
 constexpr ContactTolerancef kTolerance{};
 
-bool valid(const Spheref& s) { return is_finite(s.center) && s.radius >= 0.0f && std::isfinite(s.radius); }
-bool valid(const Capsulef& c) { return is_finite(c.a) && is_finite(c.b) && c.radius >= 0.0f && std::isfinite(c.radius); }
-bool valid(const Obbf& b) {
-  return is_finite(b.center) && is_finite(b.half_extents) && min_component(b.half_extents) >= 0.0f &&
-         is_finite(b.rotation.col[0]) && is_finite(b.rotation.col[1]) && is_finite(b.rotation.col[2]);
-}
 
 // The contact with the roles of A and B exchanged.
 Contactf swapped(const Contactf& c) { return {c.touching, c.point_on_b, c.point_on_a, -c.normal, c.depth}; }

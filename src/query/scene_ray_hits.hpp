@@ -23,7 +23,7 @@ inline bool prepare(const QueryRay& query, const QueryOptions& options, Rayf& ra
   // Each limit checked on its own: min() would drop a NaN.
   if (!(query.max_distance >= 0.0f) || !(options.max_distance >= 0.0f)) return false;
   const float limit = min(query.max_distance, options.max_distance);
-  if (!is_finite(query.origin) || !is_finite(query.direction)) return false;
+  if (!in_working_range(query.origin) || !is_finite(query.direction)) return false;
   const Vec3f unit = normalize(query.direction);
   if (unit == Vec3f{}) return false;
   ray = {query.origin, unit, 0.0f, limit};
@@ -61,7 +61,7 @@ inline Vec3f outward_normal(const WorldShape& shape, Vec3f p) {
   const Cylinderf& c = std::get<Cylinderf>(shape);
   const Vec3f axis = c.b - c.a;
   const float length_axis = length(axis);
-  const Vec3f u = axis / length_axis;
+  const Vec3f u = length_axis > 0.0f ? axis / length_axis : Vec3f{0, 0, 1};  // a == b: any axis
   const float s = dot(p - c.a, u);
   const Vec3f radial = p - c.a - u * s;
   const float to_side = c.radius - length(radial), to_cap = min(s, length_axis - s);

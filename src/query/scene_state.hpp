@@ -57,6 +57,19 @@ inline std::uint32_t slot_of(ColliderId id) { return id & (kMaxColliders - 1); }
 inline std::uint32_t generation_of(ColliderId id) { return id >> kSlotBits; }
 /// Whether a query with these options sees the collider: its layer in the mask, and the filter's
 /// consent.
+// Query shapes (of the overlaps and sweeps) that can touch something: within the working range
+// (kMaxCoordinate), with sizes >= 0 and a finite rotation. Any other is a miss.
+inline bool valid(const Spheref& s) {
+  return in_working_range(s.center) && s.radius >= 0.0f && in_working_range(s.radius);
+}
+inline bool valid(const Capsulef& c) {
+  return in_working_range(c.a) && in_working_range(c.b) && c.radius >= 0.0f && in_working_range(c.radius);
+}
+inline bool valid(const Obbf& b) {
+  return in_working_range(b.center) && in_working_range(b.half_extents) && min_component(b.half_extents) >= 0.0f &&
+         is_finite(b.rotation.col[0]) && is_finite(b.rotation.col[1]) && is_finite(b.rotation.col[2]);
+}
+
 inline bool visible(const CommittedCollider& c, const QueryOptions& options) {
   if (((options.layer_mask >> c.layer) & 1u) == 0) return false;
   return !options.filter.accept || options.filter.accept(c.id, c.user_id, c.layer, options.filter.context);

@@ -35,13 +35,9 @@ struct MovingHull {
 Aabbf bounds_of(const MovingHull& h) { return h.hull->bounds(); }
 float size_of(const MovingHull& h) { return size_of(*h.hull); }
 
-bool valid(const Spheref& s) { return is_finite(s.center) && s.radius >= 0.0f && std::isfinite(s.radius); }
-bool valid(const Capsulef& c) { return is_finite(c.a) && is_finite(c.b) && c.radius >= 0.0f && std::isfinite(c.radius); }
-bool valid(const Obbf& b) {
-  return is_finite(b.center) && is_finite(b.half_extents) && min_component(b.half_extents) >= 0.0f &&
-         is_finite(b.rotation.col[0]) && is_finite(b.rotation.col[1]) && is_finite(b.rotation.col[2]);
+bool valid(const MovingHull& h) {
+  return h.hull != nullptr && in_working_range(h.hull->bounds().min) && in_working_range(h.hull->bounds().max);
 }
-bool valid(const MovingHull& h) { return h.hull != nullptr; }
 
 template <class Shape>
 bool prepare(const Shape& shape, Vec3f direction, float max_distance, const QueryOptions& options, Path<Shape>& out) {
@@ -181,17 +177,19 @@ QueryHit make_hit(const CommittedCollider& c, const SweepHitf& h, Vec3f face_nor
   return out;
 }
 
-// Barycentrics of p (on or near the triangle's plane): p = (1 - u - v) v0 + u v1 + v v2.
+// Barycentrics of p (on or near the triangle's plane): p = (1 - u - v) v0 + u v1 + v v2. In
+// double: det is the fourth power of the triangle's size, beyond float's range from about 4e9.
 void barycentrics(const Trianglef& t, Vec3f p, float& u, float& v) {
-  const Vec3f e1 = t.v1 - t.v0, e2 = t.v2 - t.v0, w = p - t.v0;
-  const float d11 = dot(e1, e1), d12 = dot(e1, e2), d22 = dot(e2, e2), w1 = dot(w, e1), w2 = dot(w, e2);
-  const float det = d11 * d22 - d12 * d12;
-  if (!(det > 0.0f)) {
+  const Vec3d v0 = vec3_cast<double>(t.v0);
+  const Vec3d e1 = vec3_cast<double>(t.v1) - v0, e2 = vec3_cast<double>(t.v2) - v0, w = vec3_cast<double>(p) - v0;
+  const double d11 = dot(e1, e1), d12 = dot(e1, e2), d22 = dot(e2, e2), w1 = dot(w, e1), w2 = dot(w, e2);
+  const double det = d11 * d22 - d12 * d12;
+  if (!(det > 0.0)) {
     u = v = 0.0f;
     return;
   }
-  u = clamp((d22 * w1 - d12 * w2) / det, 0.0f, 1.0f);
-  v = clamp((d11 * w2 - d12 * w1) / det, 0.0f, 1.0f - u);
+  u = float(clamp((d22 * w1 - d12 * w2) / det, 0.0, 1.0));
+  v = min(float(clamp((d11 * w2 - d12 * w1) / det, 0.0, 1.0)), 1.0f - u);
 }
 
 Vec3f triangle_normal(const Trianglef& t) { return normalize(cross(t.v1 - t.v0, t.v2 - t.v0)); }

@@ -260,6 +260,8 @@ std::vector<std::pair<std::string, Ray<T>>> invalid_variants(const Ray<T>& good)
   add("NaN tmax", [&](Ray<T>& r) { r.tmax = nan; });
   add("-inf tmin", [&](Ray<T>& r) { r.tmin = -inf; });
   add("+inf tmin", [&](Ray<T>& r) { r.tmin = inf; });
+  add("origin.x just beyond the working range", [&](Ray<T>& r) { r.origin.x = std::nextafter(T(kMaxCoordinate), inf); });
+  add("origin.z at the largest finite value", [&](Ray<T>& r) { r.origin.z = -std::numeric_limits<T>::max(); });
   for (const auto& [name, r] : out) EXPECT_FALSE(is_valid(r)) << "test setup: " << name << " should be invalid";
   return out;
 }
@@ -280,9 +282,11 @@ std::vector<std::pair<std::string, Ray<T>>> extreme_variants(const Ray<T>& good)
     const int k = max_dimension(r.dir);
     r.dir = with_component(Vec3<T>{}, k, std::copysign(tiny, good.dir[k]));
   });
-  add("far origin", [&](Ray<T>& r) { r.origin.x = big / T(2); });
-  add("far origin looking back", [&](Ray<T>& r) { r.origin = {-big / T(2), T(0), T(0)}; r.dir = {T(1), T(0), T(0)}; });
-  add("huge origin and dir", [&](Ray<T>& r) { r.origin = {big, big, -big}; r.dir = {-big, -big, big}; });
+  // Origins as far as the working range allows (beyond it a ray is invalid).
+  const T far = T(kMaxCoordinate);
+  add("far origin", [&](Ray<T>& r) { r.origin.x = far; });
+  add("far origin looking back", [&](Ray<T>& r) { r.origin = {-far, T(0), T(0)}; r.dir = {T(1), T(0), T(0)}; });
+  add("far origin and huge dir", [&](Ray<T>& r) { r.origin = {far, far, -far}; r.dir = {-big, -big, big}; });
   add("widest [tmin, tmax]", [&](Ray<T>& r) { r.tmin = -big; r.tmax = big; });
   add("tmax = max", [&](Ray<T>& r) { r.tmax = big; });
   for (const auto& [name, r] : out) EXPECT_TRUE(is_valid(r)) << "test setup: " << name << " should be valid";

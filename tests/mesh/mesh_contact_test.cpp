@@ -206,8 +206,11 @@ std::shared_ptr<const TriangleMesh> load(const std::string& path) {
 // Found by fuzz_capi: one vertex at 1e30 makes the mesh's size overflow, the query box grows to
 // infinity, and the walk must still skip the unused slots of wide nodes (their empty boxes
 // overlap an infinite box).
-TEST(MeshContact, MeshOneE30WideSkipsUnusedSlots) {
-  std::vector<Vec3f> p = {{0, 0, 0}, {1, 0, 0}, {0, 1, 0}, {1e30f, 0, 0}, {1e30f, 1, 0}, {1e30f, 0, 1}};
+// A mesh as wide as the working range (a 1e30-wide one, refused now, once made the query box
+// overflow to infinity, and the empty boxes of unused node slots then overlapped it).
+TEST(MeshContact, MeshAsWideAsTheWorkingRangeSkipsUnusedSlots) {
+  const float far = kMaxCoordinate;
+  std::vector<Vec3f> p = {{0, 0, 0}, {1, 0, 0}, {0, 1, 0}, {far, 0, 0}, {far, 1, 0}, {far, 0, 1}};
   std::vector<TriangleMesh::Indices> f = {{0, 1, 2}, {3, 4, 5}};
   const MeshBvh bvh = MeshBvh::build(std::make_shared<const TriangleMesh>(TriangleMesh::make(p, f).value())).value();
   EXPECT_TRUE(overlap(Spheref{{0.2f, 0.2f, 0.1f}, 0.2f}, bvh));

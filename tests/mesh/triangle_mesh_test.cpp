@@ -235,7 +235,21 @@ TEST(TriangleMeshDegenerate, ThinNeedleWithAProperCornerIsUsable) {
 TEST(TriangleMeshDegenerate, TinyAndHugeTrianglesAreUsable) {
   EXPECT_TRUE(usable_triangle({0, 0, 0}, {1e-30f, 0, 0}, {0, 1e-30f, 0}));
   EXPECT_TRUE(usable_triangle({0, 0, 0}, {1e-44f, 0, 0}, {0, 1e-44f, 0}));  // subnormal
-  EXPECT_TRUE(usable_triangle({-3e38f, 0, 0}, {3e38f, 0, 0}, {0, 3e38f, 1e38f}));
+  EXPECT_TRUE(usable_triangle({-1e15f, 0, 0}, {1e15f, 0, 0}, {0, 1e15f, 3e14f}));  // the working range's edge
+}
+
+TEST(TriangleMeshValidation, VerticesBeyondTheWorkingRangeAreRefusedByName) {
+  const std::vector<TriangleMesh::Indices> f = {{0, 1, 2}};
+  const Result<TriangleMesh> huge = TriangleMesh::make({{-3e38f, 0, 0}, {3e38f, 0, 0}, {0, 3e38f, 1e38f}}, f);
+  ASSERT_FALSE(huge.ok());
+  EXPECT_EQ(huge.status().code(), StatusCode::invalid_argument);
+  EXPECT_NE(huge.status().message().find("refers to vertex 0, which lies beyond"), std::string::npos)
+      << huge.status().message();
+  const float past = std::nextafter(kMaxCoordinate, kInfinity<float>);
+  EXPECT_FALSE(TriangleMesh::make({{0, 0, 0}, {1, 0, 0}, {0, 0, past}}, f).ok());
+  EXPECT_TRUE(TriangleMesh::make({{0, 0, 0}, {1, 0, 0}, {0, 0, kMaxCoordinate}}, f).ok());
+  // An unreferenced vertex may still hold anything.
+  EXPECT_TRUE(TriangleMesh::make({{0, 0, 0}, {1, 0, 0}, {0, 1, 0}, {1e30f, 0, 0}}, f).ok());
 }
 
 // Reference: the cross product in long double, where float differences and their products are

@@ -50,6 +50,14 @@ struct NodeRay {
   }
 };
 
+/// How far past tmax a box's entry may lie and still be visited: 8 epsilon. The entry is computed
+/// in float and may exceed the true one by a few ulps; a triangle lying on a box's near face a few
+/// ulps nearer than the current hit would otherwise be culled with its box, and the closest hit
+/// reported a few ulps too far, on another triangle.
+inline constexpr float kCullScale = 1.0f + 8.0f * kEpsilon<float>;
+/// tmax grown by kCullScale (unchanged when negative or infinite).
+inline float cull_limit(float tmax) { return max(tmax, tmax * kCullScale); }
+
 /// The slab test of one ray against the 8 boxes of a node, over [ray.tmin, tmax]. Returns the
 /// lanes hit, with t the entry distance. A NaN from 0 * inf (origin on a face of a parallel slab)
 /// is dropped by the operand order of max/min, so the ray counts as inside that slab.
@@ -115,7 +123,7 @@ void traverse(std::span<const WideNode> nodes, const Rayf& ray, float& tmax, Lea
     } else {
       const WideNode& node = nodes[current.child];
       on_node();
-      const PackHit<simd::Float8> boxes = ray_vs_node(node, node_ray, tmax);
+      const PackHit<simd::Float8> boxes = ray_vs_node(node, node_ray, cull_limit(tmax));
       unsigned mask = static_cast<unsigned>(bits(boxes.hit));
       if (mask != 0) {
         const int first = std::countr_zero(mask);
@@ -166,7 +174,7 @@ void traverse(std::span<const WideNode> nodes, const Rayf& ray, float& tmax, Lea
     do {
       if (top == 0) return;
       current = stack[--top];
-    } while (current.t > tmax);
+    } while (current.t > cull_limit(tmax));
   }
 }
 

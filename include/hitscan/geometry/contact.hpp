@@ -29,10 +29,12 @@ struct Contact {
 /// where size is the larger of the two shapes' characteristic sizes (radius, largest half
 /// extent, ...). The relative part keeps touching shapes from flickering between frames at any
 /// scale; the absolute part covers shapes of size zero. Defaults are a few ulps of T at the
-/// shapes' size.
+/// shapes' size. float's absolute part is 1e-30, so that shapes down to 1e-9 keep a tolerance
+/// of their own scale (at 1e-7, every sweep of shapes below about that size started in contact);
+/// double's stays 1e-7.
 template <Real T>
 struct ContactTolerance {
-  T absolute = T(1e-7);
+  T absolute = sizeof(T) == 4 ? T(1e-30) : T(1e-7);
   T relative = sizeof(T) == 4 ? T(1e-5) : T(1e-12);
 
   constexpr T at_size(T size) const { return absolute + relative * size; }

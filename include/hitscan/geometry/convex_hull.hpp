@@ -26,7 +26,7 @@ template <Real T>
 class ConvexHull {
  public:
   /// Builds the hull. Fails with invalid_argument, saying which, for fewer than 4 points, a
-  /// non-finite point, or a cloud with no volume: all points coincident, collinear or coplanar
+  /// point that is not finite or lies beyond the working range (kMaxCoordinate), or a cloud with no volume: all points coincident, collinear or coplanar
   /// to within 16 ulps of T at the coordinates' magnitude (the rounding of points computed on a
   /// plane), i.e. fewer than 4 affinely independent points.
   static Result<ConvexHull> make(std::span<const Vec3<T>> points);

@@ -30,15 +30,15 @@ struct Ray {
 using Rayf = Ray<float>;
 using Rayd = Ray<double>;
 
-/// Finite origin and dir, non-zero dir, tmin <= tmax with tmin finite (tmax may be +inf).
-/// Branch-free: x - x is 0 for every finite x and NaN for an infinity or a NaN.
+/// An origin within the working range (kMaxCoordinate), a finite non-zero dir, tmin <= tmax
+/// with tmin finite (tmax may be +inf). Branch-free: x - x is 0 for every finite x and NaN for an
+/// infinity or a NaN.
 template <Real T>
 inline bool is_valid(const Ray<T>& ray) {
-  const Vec3<T>& o = ray.origin;
   const Vec3<T>& d = ray.dir;
-  const T finite = ((o.x - o.x) + (o.y - o.y)) + ((o.z - o.z) + (d.x - d.x)) + ((d.y - d.y) + (d.z - d.z)) +
-                   (ray.tmin - ray.tmin);
-  return (finite == T(0)) & ((d.x != T(0)) | (d.y != T(0)) | (d.z != T(0))) & (ray.tmin <= ray.tmax);
+  const T finite = ((d.x - d.x) + (d.y - d.y)) + ((d.z - d.z) + (ray.tmin - ray.tmin));
+  const bool in_range = in_working_range(ray.origin);
+  return in_range & (finite == T(0)) & ((d.x != T(0)) | (d.y != T(0)) | (d.z != T(0))) & (ray.tmin <= ray.tmax);
 }
 
 /// t is a hit parameter the ray accepts: within [tmin, tmax] and finite. A tiny direction can

@@ -119,15 +119,16 @@ inline PackHit<F> ray_vs_triangles(const TrianglePack<F>& pack, const Watertight
   if (!any(same_sign)) return out;
   const F det = u + v + w;
   const F inv_det = F(1.0f) / det;
-  const F t = (u * (sz * az) + v * (sz * bz) + w * (sz * cz)) * inv_det;
+  const F b1 = v * inv_det, b2 = w * inv_det;  // ray_vs_triangle's t from the barycentrics
+  const F t = (u * inv_det) * (sz * az) + b1 * (sz * bz) + b2 * (sz * cz);
   const auto on_edge = (u == zero) | (v == zero) | (w == zero);
   const auto accepted = andnot((det != zero) & (abs(det) < F(kInfinity<float>)) & (t >= F(ray.tmin)) &
                                    (t <= F(ray.tmax)) & (t < F(kInfinity<float>)),
                                outside);
   out.hit = andnot(accepted, on_edge);
   out.t = select(out.hit, t, F(kInfinity<float>));
-  out.u = v * inv_det;
-  out.v = w * inv_det;
+  out.u = b1;
+  out.v = b2;
   out.back_face = det < zero;
 
   // A lane with an edge function of exactly zero needs the double retry and the ownership

@@ -85,8 +85,8 @@ struct Disc {
 template <Real T>
 class ConvexPolygon {
  public:
-  /// Validates and builds. Fails with invalid_argument for fewer than 3 vertices or non-finite
-  /// coordinates, degenerate for zero area, repeated consecutive vertices or collinear input,
+  /// Validates and builds. Fails with invalid_argument for fewer than 3 vertices or coordinates
+  /// that are not finite or lie beyond the working range (kMaxCoordinate), degenerate for zero area, repeated consecutive vertices or collinear input,
   /// and invalid_argument for vertices off the plane (beyond a tolerance relative to the
   /// polygon's size) or for a polygon that is not convex or not consistently wound.
   static Result<ConvexPolygon> make(std::span<const Vec3<T>> vertices);
@@ -112,5 +112,17 @@ using Cylinderf = Cylinder<float>;
 using Trianglef = Triangle<float>;
 using Discf = Disc<float>;
 using ConvexPolygonf = ConvexPolygon<float>;
+
+/// Whether a triangle whose edges from one corner are ab and ac is wide enough for T to carry a
+/// plane: |ab × ac|² > epsilon(T) |ab|² |ac|², sin² of the corner's angle above T's epsilon. The
+/// one rule of every triangle kernel (closest points, contacts, sweeps), so that their face
+/// regions agree. Evaluated in double: those products are fourth powers of the triangle's size,
+/// which overflow a float beyond about 4e9 and vanish below about 1e-9.
+template <Real T>
+inline bool carries_plane(Vec3<T> ab, Vec3<T> ac) {
+  const Vec3<double> a = vec3_cast<double>(ab), b = vec3_cast<double>(ac);
+  const Vec3<double> n = cross(a, b);
+  return dot(n, n) > double(kEpsilon<T>) * dot(a, a) * dot(b, b);
+}
 
 }  // namespace hitscan

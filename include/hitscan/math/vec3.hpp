@@ -71,6 +71,11 @@ template <Real T> inline int max_dimension(Vec3<T> a) {
   return larger >= m.z ? first : 2;
 }
 template <Real T> inline bool is_finite(Vec3<T> a) { return is_finite(a.x) && is_finite(a.y) && is_finite(a.z); }
+/// Within hitscan's working range, ±kMaxCoordinate on each axis (so finite; NaN is not).
+template <Real T> inline bool in_working_range(T a) { return std::abs(a) <= T(kMaxCoordinate); }
+template <Real T> inline bool in_working_range(Vec3<T> a) {
+  return std::abs(a.x) <= T(kMaxCoordinate) && std::abs(a.y) <= T(kMaxCoordinate) && std::abs(a.z) <= T(kMaxCoordinate);
+}
 
 /// Linear interpolation a + s (b - a).
 template <Real T> constexpr Vec3<T> lerp(Vec3<T> a, Vec3<T> b, T s) { return a + (b - a) * s; }

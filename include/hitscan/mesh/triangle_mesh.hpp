@@ -29,7 +29,7 @@ class TriangleMesh {
 
   /// Validates and builds. Fails with invalid_argument, naming the first offender, when a
   /// triangle refers to a vertex index out of range, when a vertex that a triangle refers to has
-  /// a NaN or infinite coordinate, or when normals are given but their count differs from the
+  /// a NaN or infinite coordinate or one beyond the working range (±kMaxCoordinate), or when normals are given but their count differs from the
   /// vertex count, and with out_of_memory when its own bookkeeping cannot be allocated. An empty
   /// mesh (no triangles) is valid. Degenerate triangles are counted in report(), not rejected;
   /// vertices no triangle refers to may hold anything, NaN included.

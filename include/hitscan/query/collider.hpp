@@ -73,7 +73,8 @@ inline constexpr float kMinColliderScale = 1e-15f;
 
 /// The world form of a local shape under `transform`, into `out`. Fails with invalid_argument
 /// (leaving `out` as it was) for a transform that is not invertible or scales an axis by less
-/// than kMinColliderScale, a scale the shape cannot take
+/// than kMinColliderScale, a shape whose world box (a plane: its offset) reaches beyond
+/// ±kMaxCoordinate, a scale the shape cannot take
 /// (see the file comment), a null mesh or hull, a hull not finite once transformed, non-finite
 /// shape parameters or a negative radius.
 Status to_world(const ColliderShape& shape, const Transformf& transform, WorldShape& out);

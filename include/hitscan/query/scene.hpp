@@ -79,8 +79,8 @@ class Scene {
   /// Colliders visible to queries.
   std::size_t committed_count() const;
 
-  /// The nearest hit along the ray within options.max_distance. A zero, NaN or infinite direction
-  /// or origin is a miss.
+  /// The nearest hit along the ray within options.max_distance. A zero, NaN or infinite direction,
+  /// or an origin beyond the working range (±kMaxCoordinate, NaN and infinities included), is a miss.
   QueryHit raycast(const QueryRay& ray, const QueryOptions& options = {}, QueryStats* stats = nullptr) const;
   /// Whether anything is hit; stops at the first hit found.
   bool raycast_any(const QueryRay& ray, const QueryOptions& options = {}, QueryStats* stats = nullptr) const;
@@ -104,7 +104,7 @@ class Scene {
   /// barycentrics of the point. A sphere already touching a
   /// collider at the start hits at distance 0 with kQueryStartedInside, the normal that separates
   /// them and the depth; among several such, the deepest. A zero, NaN or infinite direction, a
-  /// non-finite sphere or a negative radius is a miss.
+  /// sphere beyond the working range (±kMaxCoordinate) or a negative radius is a miss.
   QueryHit sphere_cast(const SphereSweep& sweep, const QueryOptions& options = {}, QueryStats* stats = nullptr) const;
   /// The same for a capsule.
   QueryHit capsule_cast(const CapsuleSweep& sweep, const QueryOptions& options = {}, QueryStats* stats = nullptr) const;
@@ -135,7 +135,8 @@ class Scene {
   /// solid's surface. normal points from the surface to p (the face normal when p is on it),
   /// primitive, u, v and feature describe a mesh triangle's point. Convex hulls are exact: from
   /// outside the nearest point of their triangles, from inside that of their nearest face plane.
-  /// A non-finite p, or a negative or NaN max_distance, finds nothing.
+  /// A p beyond the working range (±kMaxCoordinate, NaN and infinities included), or a negative or
+  /// NaN max_distance, finds nothing.
   QueryHit closest_point(Vec3f p, const QueryOptions& options = {}, QueryStats* stats = nullptr) const;
 
   /// Every collider the sphere touches (overlaps, or lies within the contact tolerance of), through
@@ -155,8 +156,8 @@ class Scene {
   /// - meshes: with a uniform positive scale, the query shape taken into the mesh's frame and
   ///   mesh/mesh_contact.hpp's BVH walk; under a non-uniform or mirroring scale, every triangle
   ///   taken to the world and tested with the pair kernel (exact, linear in the mesh's size).
-  /// A query shape with a NaN or infinite coordinate, or a negative or NaN radius, touches
-  /// nothing. Safe from any number of threads, like every query.
+  /// A query shape with a coordinate or size beyond the working range (±kMaxCoordinate, NaN and
+  /// infinities included), or a negative or NaN radius, touches nothing. Safe from any number of threads, like every query.
   std::size_t overlap_sphere(const Spheref& sphere, std::vector<OverlapHit>& out, const QueryOptions& options = {},
                              QueryStats* stats = nullptr) const;
   /// The same for an oriented box (its rotation expected orthonormal; negative or NaN half
