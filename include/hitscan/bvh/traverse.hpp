@@ -117,13 +117,15 @@ void traverse(std::span<const WideNode> nodes, const Rayf& ray, float& tmax, Lea
   Entry stack[kTraversalStackSize];
   int top = 0;
   Entry current{0, 0, ray.tmin};
+  float cull = cull_limit(tmax);  // follows tmax, which only the leaves lower
   for (;;) {
     if (current.count != 0) {
       if (leaf(current.child, current.count, tmax)) return;
+      cull = cull_limit(tmax);
     } else {
       const WideNode& node = nodes[current.child];
       on_node();
-      const PackHit<simd::Float8> boxes = ray_vs_node(node, node_ray, cull_limit(tmax));
+      const PackHit<simd::Float8> boxes = ray_vs_node(node, node_ray, cull);
       unsigned mask = static_cast<unsigned>(bits(boxes.hit));
       if (mask != 0) {
         const int first = std::countr_zero(mask);
@@ -174,7 +176,7 @@ void traverse(std::span<const WideNode> nodes, const Rayf& ray, float& tmax, Lea
     do {
       if (top == 0) return;
       current = stack[--top];
-    } while (current.t > cull_limit(tmax));
+    } while (current.t > cull);
   }
 }
 
