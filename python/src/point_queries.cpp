@@ -105,7 +105,7 @@ py::array PyScene::point_values(py::handle query_points, int nthreads, PointValu
     executor.parallel_for(points.rows, kGrain, [&](std::size_t begin, std::size_t end) {
       for (std::size_t i = begin; i < end; ++i) {
         const Vec3f p{in[3 * i], in[3 * i + 1], in[3 * i + 2]};
-        if (!is_finite(p)) {
+        if (!in_working_range(p)) {  // NaN, infinite, or beyond ±kMaxCoordinate
           out[i] = kNaN;
           continue;
         }

@@ -76,6 +76,30 @@ class BadArraysTest(unittest.TestCase):
         # A NaN vertex that no triangle uses is allowed.
         self.assertEqual(self.scene.add_triangles(v, np.zeros((0, 3), np.uint32)), 2)
 
+    def test_coordinates_beyond_the_working_range(self):
+        # Vertices beyond ±1e15 are refused by name, rays from beyond it miss, points beyond it are NaN.
+        far = np.array([[0, 0, 0], [1, 0, 0], [0, 1e16, 0], [-3e38, 0, 0], [0, 0, 1e15]], np.float32)
+        self.assert_raises_naming(ValueError, "working range", self.scene.add_triangles, far,
+                                  np.array([[0, 1, 2]], np.uint32))
+        self.assert_raises_naming(ValueError, "working range", self.scene.add_triangles, far,
+                                  np.array([[0, 1, 3]], np.uint32))
+        self.assertEqual(self.scene.geometry_count, 2)  # nothing was added
+        self.assertEqual(self.scene.add_triangles(far, np.array([[0, 1, 4]], np.uint32)), 2)  # at the edge: fine
+        aimed = self.scene.cast_rays(np.array([[0, 0, 5, 0, 0, -1]], np.float32))
+        self.assertEqual(aimed["geometry_ids"][0], 0)  # the same ray from within the range hits
+        rays = np.array([[0, 0, 1e16, 0, 0, -1], [2e15, 0, 5, -1, 0, -1]], np.float32)
+        got = self.scene.cast_rays(rays)
+        np.testing.assert_array_equal(got["t_hit"], INF)
+        np.testing.assert_array_equal(got["geometry_ids"], INVALID)
+        self.assertFalse(self.scene.test_occlusions(rays).any())
+        points = np.array([[0, 0, 1e16], [-3e38, 0, 0], [0, 0, 5]], np.float32)
+        closest = self.scene.compute_closest_points(points)
+        np.testing.assert_array_equal(closest["geometry_ids"][:2], INVALID)
+        self.assertTrue(np.isnan(closest["points"][:2]).all())
+        distance = self.scene.compute_distance(points)
+        self.assertTrue(np.isnan(distance[:2]).all())
+        self.assertFalse(np.isnan(distance[2]))
+
     def test_empty_inputs(self):
         empty = np.zeros((0, 6), np.float32)
         got = self.scene.cast_rays(empty)
