@@ -43,7 +43,8 @@ test-sanitize:
 	  ctest --output-on-failure -j $(JOBS)
 
 # The tests that run work on several threads (thread pools, batches, parallel builds, scenes
-# queried while edited and committed), under ThreadSanitizer; only their executables are built.
+# queried while edited and committed), under ThreadSanitizer; only their executables are built,
+# each from just the files that declare such a test (tests/CMakeLists.txt).
 CONCURRENCY_TESTS = Executor|Batch|Parallel|Threads
 CONCURRENCY_TARGETS = hitscan_math_tests hitscan_bvh_tests hitscan_mesh_tests hitscan_query_tests hitscan_capi_tests
 test-thread:
