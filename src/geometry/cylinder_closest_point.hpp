@@ -12,10 +12,9 @@ namespace hitscan {
 // Closest point of the solid cylinder to p (p itself when inside). A cylinder with a == b is
 // degenerate: its closest point is a, never inside.
 inline SolidClosestPoint<float> closest_point_on_cylinder(const Cylinderf& c, Vec3f p) {
-  const Vec3f axis = c.b - c.a;
-  const float length_axis = length(axis);
+  float length_axis;
+  const Vec3f u = cylinder_axis(c, length_axis);
   if (!(length_axis > 0.0f)) return {c.a, false};
-  const Vec3f u = length_axis > 0.0f ? axis / length_axis : Vec3f{0, 0, 1};  // a == b: any axis
   const float along = dot(p - c.a, u);
   const Vec3f radial = p - c.a - u * along;
   const float radial_length = length(radial);
@@ -36,9 +35,8 @@ struct CylinderBoundaryPoint {
 // normal there and the distance to it. The side wins ties with a cap; on the axis itself the
 // side's direction is a fixed perpendicular of the axis.
 inline CylinderBoundaryPoint cylinder_boundary_from_inside(const Cylinderf& c, Vec3f p) {
-  const Vec3f axis = c.b - c.a;
-  const float length_axis = length(axis);
-  const Vec3f u = length_axis > 0.0f ? axis / length_axis : Vec3f{0, 0, 1};  // a == b: any axis
+  float length_axis;
+  const Vec3f u = cylinder_axis(c, length_axis);
   const float along = dot(p - c.a, u);
   const Vec3f radial = p - c.a - u * along;
   const float to_side = c.radius - length(radial), to_bottom = along, to_top = length_axis - along;

@@ -91,9 +91,8 @@ bool inner_side(Vec3<T> a, Vec3<T> b, Vec3<T> q, Vec3<T> n) {
 /// out in T.
 template <Real T>
 Contact<T> cylinder_start_contact(const Sphere<T>& s, const Cylinder<T>& c, T limit) {
-  const Vec3<T> axis = c.b - c.a;
-  const T length_axis = length(axis);
-  const Vec3<T> u = length_axis > T(0) ? axis / length_axis : Vec3<T>{0, 0, 1};  // a == b: any axis
+  T length_axis;
+  const Vec3<T> u = cylinder_axis(c, length_axis);
   const T along = dot(s.center - c.a, u);
   const Vec3<T> radial = s.center - c.a - u * along;
   const T radial_length = length(radial);

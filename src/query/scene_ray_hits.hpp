@@ -59,9 +59,8 @@ inline Vec3f outward_normal(const WorldShape& shape, Vec3f p) {
   }
   if (const auto* h = std::get_if<WorldHull>(&shape)) return outward_normal(**h, p);
   const Cylinderf& c = std::get<Cylinderf>(shape);
-  const Vec3f axis = c.b - c.a;
-  const float length_axis = length(axis);
-  const Vec3f u = length_axis > 0.0f ? axis / length_axis : Vec3f{0, 0, 1};  // a == b: any axis
+  float length_axis;
+  const Vec3f u = cylinder_axis(c, length_axis);
   const float s = dot(p - c.a, u);
   const Vec3f radial = p - c.a - u * s;
   const float to_side = c.radius - length(radial), to_cap = min(s, length_axis - s);

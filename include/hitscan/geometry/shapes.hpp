@@ -66,6 +66,15 @@ struct Cylinder {
   T radius = 1;
 };
 
+/// A cylinder's unit axis from a to b, and in `length` the axis's length. A cylinder with a == b
+/// has no axis of its own and takes +z, so that every kernel's normals stay finite.
+template <Real T>
+inline Vec3<T> cylinder_axis(const Cylinder<T>& c, T& length) {
+  const Vec3<T> axis = c.b - c.a;
+  length = std::sqrt(dot(axis, axis));
+  return length > T(0) ? axis / length : Vec3<T>{0, 0, 1};
+}
+
 /// Triangle v0, v1, v2; counter-clockwise seen from the front, normal (v1 - v0) x (v2 - v0).
 template <Real T>
 struct Triangle {
