@@ -45,7 +45,7 @@ Advancement advance(const ConvexSupport& moving_core, double moving_radius, cons
     if (!(approach > 0)) return {};
     last_approach = approach;
     s += gap / approach;
-    if (!(s <= max_distance) || !std::isfinite(s)) return {};
+    if (!within_sweep(s, max_distance)) return {};
   }
   out.hit = true;  // still apart at out.s, short of the target (see kMaxAdvancementSteps)
   return out;

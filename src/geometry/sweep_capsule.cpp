@@ -17,6 +17,7 @@ using detail::started_in_contact;
 using detail::to_double;
 using detail::valid_motion;
 using detail::valid_shape;
+using detail::within_sweep;
 
 template <Real T, class Target>
 bool valid_input(const Capsule<T>& moving, Vec3<T> direction, T max_distance, const Target& target) {
@@ -142,7 +143,7 @@ SweepHit<T> capsule_cast(const Capsule<T>& moving, Vec3<T> direction, T max_dist
   const T approach = -dot(normal, direction);
   if (!(approach > T(0))) return {};
   const T s = (lowest - r) / approach;
-  if (!(s <= max_distance)) return {};
+  if (!within_sweep(s, max_distance)) return {};
   return hit_at(s, low_point + direction * s - normal * r, normal);
 }
 

@@ -19,6 +19,7 @@ using detail::hit_at;
 using detail::started_in_contact;
 using detail::valid_motion;
 using detail::valid_shape;
+using detail::within_sweep;
 
 template <Real T, class Target>
 bool valid_input(const Sphere<T>& moving, Vec3<T> direction, T max_distance, const Target& target) {
@@ -70,7 +71,7 @@ SweepHit<T> sweep_flat(const Sphere<T>& moving, Vec3<T> direction, T max_distanc
     const T approach = -side * dot(n, direction);
     if (!(approach > T(0))) return {};  // moving along or away from the plane, outside the slab
     const T s = (distance_to_plane - r) / approach;
-    if (!(s <= max_distance)) return {};
+    if (!within_sweep(s, max_distance)) return {};
     const Vec3<T> normal = n * side;
     const Vec3<T> on_plane = ray.at(s) - normal * r;
     if (inside(on_plane)) return hit_at(s, on_plane, normal);
@@ -216,7 +217,7 @@ SweepHit<T> sphere_cast(const Sphere<T>& moving, Vec3<T> direction, T max_distan
   const T approach = -dot(normal, direction);
   if (!(approach > T(0))) return {};
   const T s = (distance_to_plane - r) / approach;
-  if (!(s <= max_distance)) return {};
+  if (!within_sweep(s, max_distance)) return {};
   return hit_at(s, moving.center + direction * s - normal * r, normal);
 }
 

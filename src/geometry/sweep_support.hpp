@@ -80,6 +80,14 @@ Contact<T> polygon_contact(const Shape& moving, const ConvexPolygon<T>& polygon,
   return best;
 }
 
+/// s is a contact distance the sweep accepts: at most max_distance and finite. A path nearly
+/// parallel to a face can put the true contact beyond the largest finite T; that is a miss, never
+/// a hit at infinity (as in_range says for rays).
+template <Real T>
+bool within_sweep(T s, T max_distance) {
+  return s <= max_distance && s < std::numeric_limits<T>::infinity();
+}
+
 /// A hit at distance s (not a start in contact).
 template <Real T>
 SweepHit<T> hit_at(T s, Vec3<T> point, Vec3<T> normal) {
@@ -136,7 +144,7 @@ template <Real T>
 SweepHit<T> from_advancement(const Advancement& a, T max_distance) {
   // The advancement runs in double: a contact just beyond max_distance there may round onto it
   // in T, and is then a hit, as the analytic pairs (computed in T) would say.
-  if (!a.hit || !(static_cast<T>(a.s) <= max_distance)) return {};
+  if (!a.hit || !within_sweep(static_cast<T>(a.s), max_distance)) return {};
   return hit_at(static_cast<T>(a.s), vec3_cast<T>(a.point_on_target), normalize(vec3_cast<T>(a.normal)));
 }
 

@@ -240,6 +240,34 @@ TYPED_TEST(Sweep, TiltedCapsuleOntoPlaneLandsOnItsLowerEnd) {
   EXPECT_TRUE(IsHit(below, 2.5, {1, 0, 1}, {0, 0, -1}, hand<T>()));
 }
 
+// Found by fuzz_capi (fuzz/regressions/fuzz_capi/sphere_cast_along_a_plane_tilted_by_a_denormal_hits_at_infinity):
+// a path tilted by e toward the plane x = 2 meets it at (2 - r) / e, which for a tiny e lies
+// beyond the largest finite float; that is a miss, not a hit at infinity.
+TYPED_TEST(Sweep, PathsNearlyParallelToAPlaneMissWhenTheContactIsBeyondTheLargestFiniteDistance) {
+  using T = TypeParam;
+  const Vec3<T> up{0, 0, 1};
+  const T inf = std::numeric_limits<T>::infinity();
+  for (const int exponent : {-126, -128}) {
+    SCOPED_TRACE(exponent);
+    const T e = std::ldexp(T(1), exponent);
+    const Plane<T> plane{{1, 0, e}, 2};  // |n| rounds to 1
+    const double at = std::ldexp(1.5, -exponent);  // exact in double, 1.28e38 and 5.1e38
+    const auto sphere = sphere_cast(Sphere<T>{{0, 0, 0}, T(0.5)}, up, inf, plane);
+    const auto capsule = capsule_cast(Capsule<T>{{0, 0, 0}, {0, 1, 0}, T(0.5)}, up, inf, plane);
+    if (at > std::numeric_limits<T>::max()) {
+      EXPECT_FALSE(sphere.hit) << sphere.distance;
+      EXPECT_FALSE(capsule.hit) << capsule.distance;
+      continue;
+    }
+    for (const auto& h : {sphere, capsule}) {
+      ASSERT_TRUE(h.hit);
+      EXPECT_FALSE(h.started_in_contact);
+      EXPECT_NEAR(double(h.distance) / at, 1.0, 1e-6);
+      EXPECT_EQ(h.normal, (Vec3<T>{-1, 0, -e}));
+    }
+  }
+}
+
 TYPED_TEST(Sweep, SphereOntoTriangleFaceEdgeAndAlongItsPlane) {
   using T = TypeParam;
   const Triangle<T> t{{-2, -2, 0}, {2, -2, 0}, {0, 2, 0}};
