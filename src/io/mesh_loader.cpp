@@ -10,6 +10,7 @@
 #include <charconv>
 #include <cstdint>
 #include <cstdio>
+#include <cstring>
 #include <exception>
 #include <filesystem>
 #include <fstream>
@@ -263,6 +264,48 @@ Status check_ply_header(const std::string& path) {
   return fail(StatusCode::parse_error, path, "the PLY header has no end_header line (is the file truncated?)");
 }
 
+// assimp 5.2 allocates the room a binary glTF (GLB) file announces for its JSON and binary chunks
+// before it reads them: 4 GB for an 882-byte file whose JSON chunk claims 0xfffc02a4 bytes. The
+// announced sizes are checked against the file first, for every file that begins with "glTF"
+// (whatever its name). GLB 2.0 is a 12-byte header (magic, version, total length) and chunks of
+// (length, type, data); glTF 1.0's binary form has a 20-byte header whose last two words are the
+// JSON's length and format.
+Status check_glb_header(const std::string& path) {
+  std::ifstream file(path, std::ios::binary);
+  unsigned char bytes[12];
+  if (!file.read(reinterpret_cast<char*>(bytes), sizeof bytes) || std::memcmp(bytes, "glTF", 4) != 0) {
+    return Status::success();
+  }
+  const auto word = [](const unsigned char* p) {
+    return std::uint64_t{p[0]} | std::uint64_t{p[1]} << 8 | std::uint64_t{p[2]} << 16 | std::uint64_t{p[3]} << 24;
+  };
+  std::error_code error;
+  const std::uint64_t size = fs::file_size(path, error);
+  if (error) return Status::success();  // check_readable has let it through; assimp reports it
+  const std::uint64_t version = word(bytes + 4);
+  const std::uint64_t length = word(bytes + 8);
+  if (length > size) {
+    return fail(StatusCode::parse_error, path,
+                "the GLB header announces " + std::to_string(length) + " bytes but the file has " +
+                    std::to_string(size) + " (is it truncated?)");
+  }
+  // Both versions put a (length, type) pair at byte 12 and the JSON after it; GLB 2.0 chains
+  // further chunks the same way, glTF 1.0 follows the JSON with the binary body.
+  for (std::uint64_t offset = 12, chunk = 0; offset + 8 <= length; ++chunk) {
+    unsigned char pair[8];
+    if (!file.seekg(static_cast<std::streamoff>(offset)) || !file.read(reinterpret_cast<char*>(pair), sizeof pair)) break;
+    const std::uint64_t end = offset + 8 + word(pair);
+    if (end > length) {
+      return fail(StatusCode::parse_error, path,
+                  "GLB chunk " + std::to_string(chunk) + " announces " + std::to_string(word(pair)) +
+                      " bytes, past the file's length of " + std::to_string(length));
+    }
+    if (version == 1) break;
+    offset = end;
+  }
+  return Status::success();
+}
+
 Status check_readable(const std::string& path) {
   std::error_code error;
   const fs::file_status status = fs::status(path, error);
@@ -357,6 +400,7 @@ Result<TriangleMesh> load_mesh_unguarded(const std::string& path, const MeshLoad
   if (Status status = check_readable(path); !status.ok()) return status;
   if (Status status = check_ply_header(path); !status.ok()) return status;
   if (Status status = check_off_header(path); !status.ok()) return status;
+  if (Status status = check_glb_header(path); !status.ok()) return status;
 
   Assimp::Importer importer;
   // Formats with a skeleton but no mesh (BVH, some MD5) would otherwise get a made-up mesh of bones.
