@@ -56,16 +56,12 @@ test-thread:
 
 # The libFuzzer targets (fuzz/README.md), built by clang with the library instrumented for
 # coverage, AddressSanitizer and UndefinedBehaviorSanitizer; only they and what they link are
-# built. Each runs for FUZZ_SECONDS from the seed corpus that scripts/make_fuzz_corpus.py writes,
-# plus the inputs that once broke it (fuzz/regressions/), and any crash, leak (but assimp's own,
-# fuzz/lsan_suppressions.txt), hang or out-of-memory fails the make; what broke it is saved as
-# $(BUILD)/fuzz/<target>-crash-<hash> (or -leak-, -timeout-, -oom-).
-# Each target runs a fixed number of inputs from a fixed seed, so that a run is the same on any
-# machine (a time limit alone would let a faster machine reach inputs a slower one never tried),
-# and FUZZ_SECONDS bounds it; the mesh loader, through assimp, is about ten times slower per input.
-FUZZ_SECONDS ?= 30
-FUZZ_RUNS ?= 12000
-FUZZ_MESH_RUNS ?= 1500
+# built. Each replays the seed corpus that scripts/make_fuzz_corpus.py writes and the inputs that
+# once broke it (fuzz/regressions/), then mutates them for FUZZ_SECONDS (from seed 1, but
+# libFuzzer's path still varies from run to run: threads, scratch paths). Any crash, leak (but
+# assimp's own, fuzz/lsan_suppressions.txt), hang or out-of-memory fails the make; what broke it
+# is saved as $(BUILD)/fuzz/<target>-crash-<hash> (or -leak-, -timeout-, -oom-).
+FUZZ_SECONDS ?= 60
 FUZZ_TARGETS = fuzz_mesh_loader fuzz_ray_file fuzz_capi
 fuzz:
 	scripts/deps.sh fuzz
@@ -74,9 +70,8 @@ fuzz:
 	cmake --build $(BUILD)/fuzz -j $(JOBS) --target $(FUZZ_TARGETS)
 	scripts/make_fuzz_corpus.py $(BUILD)/fuzz-corpus
 	for target in $(FUZZ_TARGETS); do \
-	  case $$target in fuzz_mesh_loader) runs=$(FUZZ_MESH_RUNS);; *) runs=$(FUZZ_RUNS);; esac; \
 	  LSAN_OPTIONS=suppressions=fuzz/lsan_suppressions.txt $(BUILD)/fuzz/fuzz/$$target \
-	    $(BUILD)/fuzz-corpus/$$target fuzz/regressions/$$target -seed=1 -runs=$$runs -max_total_time=$(FUZZ_SECONDS) \
+	    $(BUILD)/fuzz-corpus/$$target fuzz/regressions/$$target -seed=1 -max_total_time=$(FUZZ_SECONDS) \
 	    -rss_limit_mb=2048 -timeout=10 -print_final_stats=1 -artifact_prefix=$(BUILD)/fuzz/$$target- || exit 1; \
 	done
 
