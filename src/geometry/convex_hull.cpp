@@ -178,7 +178,7 @@ Result<ConvexHull<T>> ConvexHull<T>::make(std::span<const Vec3<T>> points) {
     if (!in_working_range(points[i])) {
       return Status{StatusCode::invalid_argument,
                     "convex hull point " + std::to_string(i) +
-                        (is_finite(points[i]) ? " lies beyond ±1e15, hitscan's working range" : " is not finite")};
+                        (is_finite(points[i]) ? std::string(" ") + kBeyondWorkingRange : std::string(" is not finite"))};
     }
     p[i] = vec3_cast<double>(points[i]);
     box.grow(p[i]);

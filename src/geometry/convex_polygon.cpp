@@ -17,7 +17,7 @@ Result<ConvexPolygon<T>> ConvexPolygon<T>::make(std::span<const Vec3<T>> vertice
     if (!in_working_range(vertices[i])) {
       return Status{StatusCode::invalid_argument,
                     "convex polygon vertex " + std::to_string(i) +
-                        (is_finite(vertices[i]) ? " lies beyond ±1e15, hitscan's working range" : " is not finite")};
+                        (is_finite(vertices[i]) ? std::string(" ") + kBeyondWorkingRange : std::string(" is not finite"))};
     }
     bounds.grow(vertices[i]);
   }

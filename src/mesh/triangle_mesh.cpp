@@ -51,8 +51,8 @@ Status check_referenced_vertices(std::span<const Vec3f> positions, std::span<con
       if (!in_working_range(positions[v])) {
         return Status{StatusCode::invalid_argument,
                       "triangle " + std::to_string(i) + " refers to vertex " + std::to_string(v) +
-                          (is_finite(positions[v]) ? ", which lies beyond ±1e15, hitscan's working range "
-                                                   : ", which is not finite ") +
+                          (is_finite(positions[v]) ? std::string(", which ") + kBeyondWorkingRange + " "
+                                                   : std::string(", which is not finite ")) +
                           vertex_text(positions[v])};
       }
     }

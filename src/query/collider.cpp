@@ -3,13 +3,14 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <string>
 #include <utility>
 #include <vector>
 
 namespace hitscan {
 namespace {
 
-Status invalid(const char* what) { return Status{StatusCode::invalid_argument, what}; }
+Status invalid(std::string what) { return Status{StatusCode::invalid_argument, std::move(what)}; }
 
 // The common magnitude of a uniform scale; NaN when the magnitudes differ.
 float uniform_scale(const Transformf& transform) {
@@ -141,11 +142,11 @@ Status to_world(const ColliderShape& shape, const Transformf& transform, WorldSh
   WorldShape world;
   if (Status s = to_world_unchecked(shape, transform, world); !s.ok()) return s;
   if (const auto* plane = std::get_if<Planef>(&world)) {
-    if (!in_working_range(plane->offset)) return invalid("plane: its offset lies beyond ±1e15, hitscan's working range");
+    if (!in_working_range(plane->offset)) return invalid(std::string("plane: its offset ") + kBeyondWorkingRange);
   } else {
     const Aabbf box = world_bounds(world);
     if (box.is_valid() && !(in_working_range(box.min) && in_working_range(box.max))) {
-      return invalid("the collider reaches beyond ±1e15 in the world, hitscan's working range");
+      return invalid(std::string("the collider's box in the world ") + kBeyondWorkingRange);
     }
   }
   out = std::move(world);

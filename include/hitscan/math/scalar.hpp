@@ -28,6 +28,8 @@ inline constexpr T kEpsilon = std::numeric_limits<T>::epsilon();
 /// from 1e-6 to the edge of the range and find every answer scaled likewise. (The float spacing
 /// at 1e15 is 1.3e8, far past any use.)
 inline constexpr float kMaxCoordinate = 1e15f;
+/// How the messages that refuse a coordinate beyond the working range name it.
+inline constexpr const char kBeyondWorkingRange[] = "lies beyond ±1e15, hitscan's working range";
 
 template <Real T>
 constexpr T min(T a, T b) { return b < a ? b : a; }
