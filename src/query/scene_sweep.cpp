@@ -13,6 +13,7 @@
 #include "hitscan/geometry/shape_size.hpp"
 #include "hitscan/geometry/sweep.hpp"
 #include "hitscan/mesh/mesh_sweep.hpp"
+#include "../geometry/sweep_support.hpp"
 #include "scene_state.hpp"
 
 namespace hitscan {
@@ -128,7 +129,7 @@ SweepHitf plane_cast(const Shape& q, Vec3f d, float limit, const Planef& plane, 
   const float approach = -dot(normal, d);
   if (!(approach > 0.0f)) return {};
   const float s = gap / approach;
-  if (!(s <= limit)) return {};
+  if (!detail::within_sweep(s, limit)) return {};
   hit.hit = true;
   hit.distance = s;
   hit.point = on_plane(lowest + d * s);

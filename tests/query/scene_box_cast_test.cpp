@@ -323,6 +323,30 @@ TEST(SceneBoxCast, BoxFallsOntoPlaneAndMeshFloor) {
   EXPECT_FALSE(plane_scene.box_cast({tilted, {1, 0, 0}, 100.0f}).hit);
 }
 
+// Found by fuzz_capi (fuzz/regressions/fuzz_capi/box_cast_along_a_plane_tilted_by_a_denormal_hits_at_infinity):
+// a path tilted by e toward the plane x = 2 meets it after (2 - 0.5) / e, beyond the largest
+// float for e = 2^-128: a miss, not a hit at infinity. For e = 2^-126 it is 1.5 * 2^126.
+TEST(SceneBoxCast, PathsNearlyParallelToAPlaneMissWhenTheContactIsBeyondTheLargestFiniteDistance) {
+  for (const int exponent : {-126, -128}) {
+    SCOPED_TRACE(exponent);
+    Scene scene;
+    scene.add({Planef{{1, 0, std::ldexp(1.0f, exponent)}, 2}});
+    scene.commit();
+    const BoxSweep sweep{{{0, 0, 0}, {0.5f, 0.5f, 0.5f}, {}}, {0, 0, 1}};
+    const QueryHit hit = scene.box_cast(sweep);
+    std::vector<QueryHit> all;
+    if (exponent == -128) {
+      EXPECT_FALSE(hit.hit) << hit.distance;
+      EXPECT_EQ(scene.box_cast_all(sweep, all), 0u);
+      continue;
+    }
+    ASSERT_TRUE(hit.hit);
+    EXPECT_NEAR(double(hit.distance) / std::ldexp(1.5, -exponent), 1.0, 1e-6);
+    EXPECT_EQ(hit.normal, (Vec3f{-1, 0, -std::ldexp(1.0f, exponent)}));
+    EXPECT_EQ(scene.box_cast_all(sweep, all), 1u);
+  }
+}
+
 TEST(SceneBoxCast, StartingInContactReportsDistanceZeroDepthAndNormal) {
   const Obbf unit_box{{}, {1, 1, 1}, {}};
   const Vec3f cube[8] = {{-1, -1, -1}, {1, -1, -1}, {-1, 1, -1}, {1, 1, -1}, {-1, -1, 1}, {1, -1, 1}, {-1, 1, 1}, {1, 1, 1}};
