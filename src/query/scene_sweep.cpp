@@ -242,7 +242,10 @@ bool mesh_sweep(const Path<Shape>& path, const CommittedCollider& c, const World
     const Trianglef w{t.apply_point(l.v0), t.apply_point(l.v1), t.apply_point(l.v2)};
     const SweepHitf h = kernel(path.shape, path.direction, limit, w);
     if (!h.hit) continue;
-    QueryHit candidate = make_hit(c, h, triangle_normal(w));
+    // The face normal from the local one, as the other queries carry it: the front stays the
+    // front under a mirror, and a triangle stretched thin in the world (a scale of 1e12 on one
+    // axis) keeps the normal its world corners, rounded together, no longer give.
+    QueryHit candidate = make_hit(c, h, t.apply_normal(triangle_normal(l)));
     if (found && !(h.distance < out.distance || (h.distance == out.distance && h.depth > out.depth))) continue;
     const Vec3f local_point = t.inverse_point(h.point);
     finish_mesh_hit(candidate, l, static_cast<std::uint32_t>(i), local_point, candidate.face_normal);

@@ -196,7 +196,8 @@ TEST(SceneSweep, ScaledMeshInstances) {
   std::vector<TriangleMesh::Indices> f = {{0, 1, 2}, {0, 2, 3}};
   const MeshShape quad = std::make_shared<const MeshBvh>(
       MeshBvh::build(std::make_shared<const TriangleMesh>(TriangleMesh::make(p, f).value())).value());
-  for (const Vec3f scale : {Vec3f{3, 3, 3}, Vec3f{3, 2, 5}}) {
+  // Mirrored in z, the quad's front (+z in its frame) faces down, as raycast says too.
+  for (const Vec3f scale : {Vec3f{3, 3, 3}, Vec3f{3, 2, 5}, Vec3f{3, 2, -5}}) {
     Scene scene;
     ColliderDesc d{quad};
     d.transform.translation = {0, 0, 1};
@@ -207,7 +208,8 @@ TEST(SceneSweep, ScaledMeshInstances) {
     ASSERT_TRUE(h) << scale.y;
     EXPECT_NEAR(h.distance, 2.75f, 1e-4f);
     EXPECT_NEAR(h.point.z, 1.0f, 1e-4f);
-    EXPECT_NEAR(h.face_normal.z, 1.0f, 1e-5f);
+    EXPECT_NEAR(h.face_normal.z, scale.z > 0 ? 1.0f : -1.0f, 1e-5f);
+    EXPECT_EQ(h.face_normal, scene.raycast(QueryRay{{0, 0.5f, 4}, {0, 0, -1}}).face_normal);
     EXPECT_NE(h.primitive, kNoPrimitive);
     // The point from the barycentrics, on the world triangle.
     const Trianglef l = quad->mesh().triangle(h.primitive);
