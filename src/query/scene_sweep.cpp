@@ -193,7 +193,12 @@ void barycentrics(const Trianglef& t, Vec3f p, float& u, float& v) {
   v = min(float(clamp((d11 * w2 - d12 * w1) / det, 0.0, 1.0)), 1.0f - u);
 }
 
-Vec3f triangle_normal(const Trianglef& t) { return normalize(cross(t.v1 - t.v0, t.v2 - t.v0)); }
+// A mesh triangle's unit normal, in double: there the cross product of a usable triangle is exact
+// and non-zero however thin it is (triangle_mesh.cpp), where float's may round to zero.
+Vec3f triangle_normal(const Trianglef& t) {
+  const Vec3d v0 = vec3_cast<double>(t.v0);
+  return vec3_cast<float>(normalize(cross(vec3_cast<double>(t.v1) - v0, vec3_cast<double>(t.v2) - v0)));
+}
 
 // A mesh triangle's hit: the world hit of the triangle `triangle` whose local form is `local`.
 void finish_mesh_hit(QueryHit& hit, const Trianglef& local, std::uint32_t triangle, Vec3f local_point,
