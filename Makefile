@@ -58,10 +58,12 @@ test-thread:
 # coverage, AddressSanitizer and UndefinedBehaviorSanitizer; only they and what they link are
 # built. Each replays the seed corpus that scripts/make_fuzz_corpus.py writes and the inputs that
 # once broke it (fuzz/regressions/), then mutates them for FUZZ_SECONDS (from seed 1, but
-# libFuzzer's path still varies from run to run: threads, scratch paths). Any crash, leak (but
+# libFuzzer's path still varies from run to run: threads, scratch paths); FUZZ_RUNS=0 replays
+# only, as CI does (see .ci/run). Any crash, leak (but
 # assimp's own, fuzz/lsan_suppressions.txt), hang or out-of-memory fails the make; what broke it
 # is saved as $(BUILD)/fuzz/<target>-crash-<hash> (or -leak-, -timeout-, -oom-).
 FUZZ_SECONDS ?= 60
+FUZZ_RUNS ?= -1
 FUZZ_TARGETS = fuzz_mesh_loader fuzz_ray_file fuzz_capi
 fuzz:
 	scripts/deps.sh fuzz
@@ -71,7 +73,7 @@ fuzz:
 	scripts/make_fuzz_corpus.py $(BUILD)/fuzz-corpus
 	for target in $(FUZZ_TARGETS); do \
 	  LSAN_OPTIONS=suppressions=fuzz/lsan_suppressions.txt $(BUILD)/fuzz/fuzz/$$target \
-	    $(BUILD)/fuzz-corpus/$$target fuzz/regressions/$$target -seed=1 -max_total_time=$(FUZZ_SECONDS) \
+	    $(BUILD)/fuzz-corpus/$$target fuzz/regressions/$$target -seed=1 -runs=$(FUZZ_RUNS) -max_total_time=$(FUZZ_SECONDS) \
 	    -rss_limit_mb=2048 -timeout=10 -print_final_stats=1 -artifact_prefix=$(BUILD)/fuzz/$$target- || exit 1; \
 	done
 

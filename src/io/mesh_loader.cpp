@@ -14,6 +14,7 @@
 #include <exception>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <limits>
 #include <new>
 #include <optional>
@@ -264,6 +265,139 @@ Status check_ply_header(const std::string& path) {
   return fail(StatusCode::parse_error, path, "the PLY header has no end_header line (is the file truncated?)");
 }
 
+// assimp 5.2 also allocates what a PLY file announces before reading it: each element's count,
+// and each list's number of entries (26 GB for a 351-byte ASCII file whose one face claims
+// 31111...1 corners). The counts are checked against the bytes after the header first: an
+// element instance takes at least a byte per property, and a list entry at least one byte.
+struct PlyProperty {
+  int count_size = 0;  // bytes of a list's count in binary; 0 for a scalar property
+  int item_size = 0;   // bytes of the value, or of each list entry, in binary
+};
+struct PlyElement {
+  std::string name;
+  std::uint64_t count = 0;
+  std::vector<PlyProperty> properties;
+};
+
+int ply_type_size(const std::string& type) {
+  if (type == "char" || type == "uchar" || type == "int8" || type == "uint8") return 1;
+  if (type == "short" || type == "ushort" || type == "int16" || type == "uint16") return 2;
+  if (type == "int" || type == "uint" || type == "float" || type == "int32" || type == "uint32" || type == "float32") {
+    return 4;
+  }
+  if (type == "double" || type == "float64") return 8;
+  return 0;
+}
+
+Status check_ply_counts(const std::string& path) {
+  std::ifstream file(path, std::ios::binary);
+  std::string line;
+  if (!std::getline(file, line)) return Status::success();
+  if (lowercase_extension(path) != ".ply" && !line.starts_with("ply")) return Status::success();
+  std::string format;
+  std::vector<PlyElement> elements;
+  // Anything this does not understand is left to assimp, which reports it.
+  while (std::getline(file, line)) {
+    std::istringstream words(line);
+    std::string keyword, type;
+    words >> keyword;
+    if (keyword == "end_header") break;
+    if (keyword == "format") {
+      words >> format;
+    } else if (keyword == "element") {
+      PlyElement element;
+      if (!(words >> element.name >> element.count)) return Status::success();
+      elements.push_back(std::move(element));
+    } else if (keyword == "property" && !elements.empty() && words >> type) {
+      PlyProperty property;
+      if (type == "list") {
+        std::string count_type, item_type;
+        words >> count_type >> item_type;
+        property.count_size = ply_type_size(count_type);
+        property.item_size = ply_type_size(item_type);
+        if (property.count_size == 0) return Status::success();
+      } else {
+        property.item_size = ply_type_size(type);
+      }
+      if (property.item_size == 0) return Status::success();
+      elements.back().properties.push_back(property);
+    }
+  }
+  const std::string body((std::istreambuf_iterator<char>(file)), std::istreambuf_iterator<char>());
+  for (const PlyElement& element : elements) {
+    const std::uint64_t least = std::max<std::uint64_t>(element.properties.size(), 1);
+    if (element.count > body.size() / least) {
+      return fail(StatusCode::parse_error, path,
+                  "the PLY header announces " + std::to_string(element.count) + " " + element.name.substr(0, 40) +
+                      " elements, more than the " + std::to_string(body.size()) + " bytes after it hold");
+    }
+  }
+  const bool ascii = format == "ascii";
+  const bool big_endian = format == "binary_big_endian";
+  if (!ascii && !big_endian && format != "binary_little_endian") return Status::success();
+  std::size_t at = 0;  // the next unread byte of the body
+  // The next ASCII word, or an empty one at the end.
+  const auto word = [&]() {
+    while (at < body.size() && std::isspace(static_cast<unsigned char>(body[at]))) ++at;
+    const std::size_t begin = at;
+    while (at < body.size() && !std::isspace(static_cast<unsigned char>(body[at]))) ++at;
+    return std::string_view(body).substr(begin, at - begin);
+  };
+  for (const PlyElement& element : elements) {
+    if (std::none_of(element.properties.begin(), element.properties.end(),
+                     [](const PlyProperty& p) { return p.count_size > 0; })) {
+      if (!ascii) {  // fixed size: skip it whole
+        std::uint64_t size = 0;
+        for (const PlyProperty& p : element.properties) size += static_cast<std::uint64_t>(p.item_size);
+        if (size * element.count > body.size() - at) return Status::success();
+        at += static_cast<std::size_t>(size * element.count);
+        continue;
+      }
+    }
+    for (std::uint64_t i = 0; i < element.count; ++i) {
+      for (const PlyProperty& p : element.properties) {
+        std::uint64_t entries = 0;
+        if (ascii) {
+          const std::string_view text = word();
+          if (text.empty()) return Status::success();  // truncated: assimp says so
+          if (p.count_size == 0) continue;
+          const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), entries);
+          if (error == std::errc::result_out_of_range) entries = std::numeric_limits<std::uint64_t>::max();
+          else if (error != std::errc() || end != text.data() + text.size()) return Status::success();
+        } else {
+          const int size = p.count_size > 0 ? p.count_size : p.item_size;
+          if (static_cast<std::size_t>(size) > body.size() - at) return Status::success();
+          if (p.count_size == 0) {
+            at += static_cast<std::size_t>(size);
+            continue;
+          }
+          for (int b = 0; b < size; ++b) {
+            const auto byte = static_cast<unsigned char>(body[at + static_cast<std::size_t>(big_endian ? b : size - 1 - b)]);
+            entries = entries << 8 | byte;
+          }
+          at += static_cast<std::size_t>(size);
+        }
+        const std::uint64_t left = body.size() - at;
+        if (entries > left / static_cast<std::uint64_t>(ascii ? 1 : p.item_size)) {
+          return fail(StatusCode::parse_error, path,
+                      "PLY " + element.name.substr(0, 40) + " " + std::to_string(i) + " announces a list of " +
+                          (entries == std::numeric_limits<std::uint64_t>::max() ? std::string("more than 2^64")
+                                                                                 : std::to_string(entries)) +
+                          " entries, more than the " + std::to_string(left) + " bytes left in the file hold");
+        }
+        if (ascii) {
+          for (std::uint64_t k = 0; k < entries; ++k) {
+            if (word().empty()) return Status::success();
+          }
+        } else {
+          at += static_cast<std::size_t>(entries * static_cast<std::uint64_t>(p.item_size));
+        }
+      }
+    }
+  }
+  return Status::success();
+}
+
 // assimp 5.2 allocates the room a binary glTF (GLB) file announces for its JSON and binary chunks
 // before it reads them: 4 GB for an 882-byte file whose JSON chunk claims 0xfffc02a4 bytes. The
 // announced sizes are checked against the file first, for every file that begins with "glTF"
@@ -399,6 +533,7 @@ Result<TriangleMesh> load_mesh_unguarded(const std::string& path, const MeshLoad
                                          MeshLoadReport& report) {
   if (Status status = check_readable(path); !status.ok()) return status;
   if (Status status = check_ply_header(path); !status.ok()) return status;
+  if (Status status = check_ply_counts(path); !status.ok()) return status;
   if (Status status = check_off_header(path); !status.ok()) return status;
   if (Status status = check_glb_header(path); !status.ok()) return status;
 
