@@ -242,33 +242,9 @@ Status check_off_face_count(const aiScene& scene, const std::string& path) {
 // file cut inside its header) it never returns: it keeps reading at the end of the file. With an
 // element declared twice ("element vertex" twice, say) it writes the elements of both into room
 // for the first: a heap overflow.
-Status check_ply_header(const std::string& path) {
-  std::ifstream file(path, std::ios::binary);
-  std::string line;
-  if (!std::getline(file, line)) return Status::success();  // empty: assimp reports it
-  if (lowercase_extension(path) != ".ply" && !line.starts_with("ply")) return Status::success();
-  std::vector<std::string> elements;
-  do {
-    std::istringstream words(line);
-    std::string keyword, name;
-    words >> keyword >> name;
-    if (keyword == "end_header") return Status::success();
-    if (keyword != "element") continue;
-    if (std::find(elements.begin(), elements.end(), name) != elements.end()) {
-      std::string shown = name.substr(0, 40);  // the file's bytes: short and printable in the message
-      for (char& c : shown) c = std::isprint(static_cast<unsigned char>(c)) ? c : '?';
-      return fail(StatusCode::parse_error, path,
-                  "the PLY header declares element '" + shown + "' twice, which assimp cannot read safely");
-    }
-    elements.push_back(name);
-  } while (std::getline(file, line));
-  return fail(StatusCode::parse_error, path, "the PLY header has no end_header line (is the file truncated?)");
-}
-
 // assimp 5.2 also allocates what a PLY file announces before reading it: each element's count,
-// and each list's number of entries (26 GB for a 351-byte ASCII file whose one face claims
-// 31111...1 corners). The counts are checked against the bytes after the header first: an
-// element instance takes at least a byte per property, and a list entry at least one byte.
+// and each list's number of entries. The counts are checked against the bytes after the header
+// first: an element instance takes at least a byte per property, and a list entry at least one.
 struct PlyProperty {
   int count_size = 0;  // bytes of a list's count in binary; 0 for a scalar property
   int item_size = 0;   // bytes of the value, or of each list entry, in binary
@@ -289,40 +265,54 @@ int ply_type_size(const std::string& type) {
   return 0;
 }
 
-Status check_ply_counts(const std::string& path) {
+// Both checks of PLY files, over one reading of the header.
+Status check_ply(const std::string& path) {
   std::ifstream file(path, std::ios::binary);
   std::string line;
-  if (!std::getline(file, line)) return Status::success();
+  if (!std::getline(file, line)) return Status::success();  // empty: assimp reports it
   if (lowercase_extension(path) != ".ply" && !line.starts_with("ply")) return Status::success();
   std::string format;
   std::vector<PlyElement> elements;
-  // Anything this does not understand is left to assimp, which reports it.
-  while (std::getline(file, line)) {
+  bool understood = true;  // the counts are checked only for a header this understands
+  bool ended = false;
+  do {
     std::istringstream words(line);
-    std::string keyword, type;
-    words >> keyword;
-    if (keyword == "end_header") break;
+    std::string keyword, name;
+    words >> keyword >> name;
+    if (keyword == "end_header") {
+      ended = true;
+      break;
+    }
     if (keyword == "format") {
-      words >> format;
+      format = name;
     } else if (keyword == "element") {
+      if (std::any_of(elements.begin(), elements.end(), [&](const PlyElement& e) { return e.name == name; })) {
+        std::string shown = name.substr(0, 40);  // the file's bytes: short and printable in the message
+        for (char& c : shown) c = std::isprint(static_cast<unsigned char>(c)) ? c : '?';
+        return fail(StatusCode::parse_error, path,
+                    "the PLY header declares element '" + shown + "' twice, which assimp cannot read safely");
+      }
       PlyElement element;
-      if (!(words >> element.name >> element.count)) return Status::success();
+      element.name = name;
+      understood = understood && static_cast<bool>(words >> element.count);
       elements.push_back(std::move(element));
-    } else if (keyword == "property" && !elements.empty() && words >> type) {
+    } else if (keyword == "property" && !elements.empty()) {
       PlyProperty property;
-      if (type == "list") {
+      if (name == "list") {
         std::string count_type, item_type;
         words >> count_type >> item_type;
         property.count_size = ply_type_size(count_type);
         property.item_size = ply_type_size(item_type);
-        if (property.count_size == 0) return Status::success();
+        understood = understood && property.count_size > 0;
       } else {
-        property.item_size = ply_type_size(type);
+        property.item_size = ply_type_size(name);
       }
-      if (property.item_size == 0) return Status::success();
+      understood = understood && property.item_size > 0;
       elements.back().properties.push_back(property);
     }
-  }
+  } while (std::getline(file, line));
+  if (!ended) return fail(StatusCode::parse_error, path, "the PLY header has no end_header line (is the file truncated?)");
+  if (!understood) return Status::success();  // assimp reports what this does not understand
   const std::string body((std::istreambuf_iterator<char>(file)), std::istreambuf_iterator<char>());
   for (const PlyElement& element : elements) {
     const std::uint64_t least = std::max<std::uint64_t>(element.properties.size(), 1);
@@ -532,8 +522,7 @@ void append_part(const Placement& part, bool with_normals, std::vector<Vec3f>& p
 Result<TriangleMesh> load_mesh_unguarded(const std::string& path, const MeshLoadOptions& options,
                                          MeshLoadReport& report) {
   if (Status status = check_readable(path); !status.ok()) return status;
-  if (Status status = check_ply_header(path); !status.ok()) return status;
-  if (Status status = check_ply_counts(path); !status.ok()) return status;
+  if (Status status = check_ply(path); !status.ok()) return status;
   if (Status status = check_off_header(path); !status.ok()) return status;
   if (Status status = check_glb_header(path); !status.ok()) return status;
 

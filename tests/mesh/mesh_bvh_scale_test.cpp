@@ -31,15 +31,14 @@ namespace {
 using test::largest_scale;
 using test::length_agrees;
 using test::point_agrees;
+using test::scaled;
 using test::show;
 using test::show_scaled;
 
 constexpr double kRelative = test::kScaleRelative;
-constexpr double kNormalDot = 0.999;  // unit normals agree to this cosine
+constexpr double kNormalDot = test::kScaleNormalDot;
 constexpr Vec3f kCentre{1.5f, -0.8f, 0.6f};
 
-float scaled(float x, double k) { return static_cast<float>(static_cast<double>(x) * k); }
-Vec3f scaled(Vec3f v, double k) { return {scaled(v.x, k), scaled(v.y, k), scaled(v.z, k)}; }
 Rayf scaled(const Rayf& r, double k) { return {scaled(r.origin, k), r.dir, scaled(r.tmin, k), scaled(r.tmax, k)}; }
 
 // A level-2 icosphere around kCentre whose vertices lie at radii from 0.85 to 1.15, seeded.

@@ -37,11 +37,12 @@ namespace {
 using test::largest_scale;
 using test::length_agrees;
 using test::point_agrees;
+using test::scaled;
 using test::show;
 using test::show_scaled;
 
 constexpr double kRelative = test::kScaleRelative;
-constexpr double kNormalDot = 0.999;  // unit normals agree to this cosine
+constexpr double kNormalDot = test::kScaleNormalDot;
 constexpr float kMaxDistanceProbe = 8.5f;
 
 // ---------------------------------------------------------------------------------------------
@@ -156,8 +157,6 @@ const TriangleMesh& unit_mesh() {
 // ---------------------------------------------------------------------------------------------
 // Scaling.
 
-float scaled(float x, double k) { return static_cast<float>(static_cast<double>(x) * k); }
-Vec3f scaled(Vec3f v, double k) { return {scaled(v.x, k), scaled(v.y, k), scaled(v.z, k)}; }
 
 enum class Sizing { by_transform, by_shape };
 

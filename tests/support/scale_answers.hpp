@@ -18,6 +18,12 @@ namespace hitscan::test {
 
 /// Lengths agree to this, relative (absolute below 1).
 inline constexpr double kScaleRelative = 2e-3;
+/// Unit normals agree to this cosine.
+inline constexpr double kScaleNormalDot = 0.999;
+
+/// x times k, rounded once to float.
+inline float scaled(float x, double k) { return static_cast<float>(static_cast<double>(x) * k); }
+inline Vec3f scaled(Vec3f v, double k) { return {scaled(v.x, k), scaled(v.y, k), scaled(v.z, k)}; }
 
 /// The largest power of ten k for which a scene of this extent (at k = 1) still lies within the
 /// working range.
