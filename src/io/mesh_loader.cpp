@@ -265,98 +265,66 @@ int ply_type_size(const std::string& type) {
   return 0;
 }
 
-// Both checks of PLY files, over one reading of the header.
-Status check_ply(const std::string& path) {
-  std::ifstream file(path, std::ios::binary);
-  std::string line;
-  if (!std::getline(file, line)) return Status::success();  // empty: assimp reports it
-  if (lowercase_extension(path) != ".ply" && !line.starts_with("ply")) return Status::success();
-  std::string format;
-  std::vector<PlyElement> elements;
-  bool understood = true;  // the counts are checked only for a header this understands
-  bool ended = false;
-  do {
-    std::istringstream words(line);
-    std::string keyword, name;
-    words >> keyword >> name;
-    if (keyword == "end_header") {
-      ended = true;
-      break;
-    }
-    if (keyword == "format") {
-      format = name;
-    } else if (keyword == "element") {
-      if (std::any_of(elements.begin(), elements.end(), [&](const PlyElement& e) { return e.name == name; })) {
-        std::string shown = name.substr(0, 40);  // the file's bytes: short and printable in the message
-        for (char& c : shown) c = std::isprint(static_cast<unsigned char>(c)) ? c : '?';
-        return fail(StatusCode::parse_error, path,
-                    "the PLY header declares element '" + shown + "' twice, which assimp cannot read safely");
-      }
-      PlyElement element;
-      element.name = name;
-      understood = understood && static_cast<bool>(words >> element.count);
-      elements.push_back(std::move(element));
-    } else if (keyword == "property" && !elements.empty()) {
-      PlyProperty property;
-      if (name == "list") {
-        std::string count_type, item_type;
-        words >> count_type >> item_type;
-        property.count_size = ply_type_size(count_type);
-        property.item_size = ply_type_size(item_type);
-        understood = understood && property.count_size > 0;
-      } else {
-        property.item_size = ply_type_size(name);
-      }
-      understood = understood && property.item_size > 0;
-      elements.back().properties.push_back(property);
-    }
-  } while (std::getline(file, line));
-  if (!ended) return fail(StatusCode::parse_error, path, "the PLY header has no end_header line (is the file truncated?)");
-  if (!understood) return Status::success();  // assimp reports what this does not understand
-  const std::string body((std::istreambuf_iterator<char>(file)), std::istreambuf_iterator<char>());
-  for (const PlyElement& element : elements) {
-    const std::uint64_t least = std::max<std::uint64_t>(element.properties.size(), 1);
-    if (element.count > body.size() / least) {
-      return fail(StatusCode::parse_error, path,
-                  "the PLY header announces " + std::to_string(element.count) + " " + element.name.substr(0, 40) +
-                      " elements, more than the " + std::to_string(body.size()) + " bytes after it hold");
-    }
-  }
-  const bool ascii = format == "ascii";
-  const bool big_endian = format == "binary_big_endian";
-  if (!ascii && !big_endian && format != "binary_little_endian") return Status::success();
+// A count as assimp reads it from a PLY word: the digits it begins with, after a sign (0 when there
+// are none). A negative count, which assimp turns into an unsigned one near 2^32, and one beyond
+// 2^64 come out as the largest count.
+std::uint64_t ply_count(std::string_view word) {
+  std::size_t at = word.empty() || (word[0] != '-' && word[0] != '+') ? 0 : 1;
+  const bool negative = at == 1 && word[0] == '-';
+  std::uint64_t count = 0;
+  const std::string_view digits = word.substr(at);
+  const auto [end, error] = std::from_chars(digits.data(), digits.data() + digits.size(), count);
+  if (error == std::errc::result_out_of_range || (negative && count != 0)) return std::numeric_limits<std::uint64_t>::max();
+  return error == std::errc() ? count : 0;
+}
+
+// The list lengths of a PLY body, each checked against the bytes left after it. An ASCII body is
+// read as assimp reads it: an element instance per line, the words an instance leaves on its
+// line dropped, and one it lacks ending the instance. Past the last line assimp reads the last
+// line again for every instance left; that line is checked once for each element reaching it.
+Status check_ply_lists(const std::string& path, std::string_view body, const std::vector<PlyElement>& elements,
+                       bool ascii, bool big_endian) {
   std::size_t at = 0;  // the next unread byte of the body
-  // The next ASCII word, or an empty one at the end.
+  // For ASCII: where the current instance's line begins and ends, and where the next begins.
+  std::size_t line_begin = 0, line_end = 0, next_line = 0;
+  // The next word of the current line, or an empty one at its end.
   const auto word = [&]() {
-    while (at < body.size() && std::isspace(static_cast<unsigned char>(body[at]))) ++at;
+    while (at < line_end && std::isspace(static_cast<unsigned char>(body[at]))) ++at;
     const std::size_t begin = at;
-    while (at < body.size() && !std::isspace(static_cast<unsigned char>(body[at]))) ++at;
-    return std::string_view(body).substr(begin, at - begin);
+    while (at < line_end && !std::isspace(static_cast<unsigned char>(body[at]))) ++at;
+    return body.substr(begin, at - begin);
   };
   for (const PlyElement& element : elements) {
-    if (std::none_of(element.properties.begin(), element.properties.end(),
-                     [](const PlyProperty& p) { return p.count_size > 0; })) {
-      if (!ascii) {  // fixed size: skip it whole
-        std::uint64_t size = 0;
-        for (const PlyProperty& p : element.properties) size += static_cast<std::uint64_t>(p.item_size);
-        if (size * element.count > body.size() - at) return Status::success();
-        at += static_cast<std::size_t>(size * element.count);
-        continue;
-      }
+    const bool has_list = std::any_of(element.properties.begin(), element.properties.end(),
+                                      [](const PlyProperty& p) { return p.count_size > 0; });
+    if (!ascii && !has_list) {  // fixed size: skip it whole
+      std::uint64_t size = 0;
+      for (const PlyProperty& p : element.properties) size += static_cast<std::uint64_t>(p.item_size);
+      if (size * element.count > body.size() - at) return Status::success();
+      at += static_cast<std::size_t>(size * element.count);
+      continue;
     }
     for (std::uint64_t i = 0; i < element.count; ++i) {
+      const bool repeated = ascii && next_line >= body.size();  // the last line, read again
+      if (ascii) {
+        if (repeated && next_line == 0) return Status::success();  // no line at all
+        if (!repeated) {
+          line_begin = next_line;
+          line_end = std::min(body.find('\n', line_begin), body.size());
+          next_line = line_end + 1;
+        }
+        at = line_begin;
+      }
       for (const PlyProperty& p : element.properties) {
         std::uint64_t entries = 0;
         if (ascii) {
           const std::string_view text = word();
-          if (text.empty()) return Status::success();  // truncated: assimp says so
+          if (text.empty()) break;  // the instance ends with its line
           if (p.count_size == 0) continue;
-          const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), entries);
-          if (error == std::errc::result_out_of_range) entries = std::numeric_limits<std::uint64_t>::max();
-          else if (error != std::errc() || end != text.data() + text.size()) return Status::success();
+          entries = ply_count(text);
         } else {
           const int size = p.count_size > 0 ? p.count_size : p.item_size;
-          if (static_cast<std::size_t>(size) > body.size() - at) return Status::success();
+          if (static_cast<std::size_t>(size) > body.size() - at) return Status::success();  // truncated
           if (p.count_size == 0) {
             at += static_cast<std::size_t>(size);
             continue;
@@ -377,15 +345,90 @@ Status check_ply(const std::string& path) {
         }
         if (ascii) {
           for (std::uint64_t k = 0; k < entries; ++k) {
-            if (word().empty()) return Status::success();
+            if (word().empty()) break;
           }
         } else {
           at += static_cast<std::size_t>(entries * static_cast<std::uint64_t>(p.item_size));
         }
       }
+      if (repeated) break;  // every later instance reads the same words
     }
   }
   return Status::success();
+}
+
+// Both checks of PLY files, over one reading of the header.
+Status check_ply(const std::string& path) {
+  std::ifstream file(path, std::ios::binary);
+  std::string line;
+  if (!std::getline(file, line)) return Status::success();  // empty: assimp reports it
+  if (lowercase_extension(path) != ".ply" && !line.starts_with("ply")) return Status::success();
+  std::string format;
+  std::vector<PlyElement> elements;
+  // As assimp reads a header: an element's properties are the property lines right after it
+  // (comments aside), up to the first line that is not a property it can read; property lines
+  // after that belong to nothing.
+  bool taking = false;
+  bool ended = false;
+  do {
+    std::istringstream words(line);
+    std::string keyword, name;
+    words >> keyword >> name;
+    if (keyword == "end_header") {
+      ended = true;
+      break;
+    }
+    if (keyword == "comment") continue;
+    const bool after_element = taking;
+    taking = false;
+    if (keyword == "format") {
+      format = name;
+    } else if (keyword == "element") {
+      if (std::any_of(elements.begin(), elements.end(), [&](const PlyElement& e) { return e.name == name; })) {
+        std::string shown = name.substr(0, 40);  // the file's bytes: short and printable in the message
+        for (char& c : shown) c = std::isprint(static_cast<unsigned char>(c)) ? c : '?';
+        return fail(StatusCode::parse_error, path,
+                    "the PLY header declares element '" + shown + "' twice, which assimp cannot read safely");
+      }
+      PlyElement element;
+      element.name = name;
+      std::string count;
+      words >> count;
+      element.count = ply_count(count);
+      elements.push_back(std::move(element));
+      taking = true;
+    } else if (keyword == "property" && after_element) {
+      PlyProperty property;
+      std::string last;
+      if (name == "list") {
+        std::string count_type, item_type;
+        words >> count_type >> item_type;
+        property.count_size = ply_type_size(count_type);
+        property.item_size = ply_type_size(item_type);
+      } else {
+        property.item_size = ply_type_size(name);
+      }
+      words >> last;  // the property's name
+      taking = property.item_size > 0 && (name != "list" || property.count_size > 0) && !last.empty();
+      if (taking) elements.back().properties.push_back(property);
+    }
+  } while (std::getline(file, line));
+  if (!ended) return fail(StatusCode::parse_error, path, "the PLY header has no end_header line (is the file truncated?)");
+  const std::string body((std::istreambuf_iterator<char>(file)), std::istreambuf_iterator<char>());
+  for (const PlyElement& element : elements) {
+    const std::uint64_t least = std::max<std::uint64_t>(element.properties.size(), 1);
+    if (element.count > body.size() / least) {
+      return fail(StatusCode::parse_error, path,
+                  "the PLY header announces " + std::to_string(element.count) + " " + element.name.substr(0, 40) +
+                      " elements, more than the " + std::to_string(body.size()) + " bytes after it hold");
+    }
+  }
+  const bool ascii = format == "ascii";
+  const bool big_endian = format == "binary_big_endian";
+  if (!ascii && !big_endian && format != "binary_little_endian") return Status::success();
+  // assimp reads an ASCII element instance from a line of its own, whatever the properties
+  // before it left over.
+  return check_ply_lists(path, body, elements, ascii, big_endian);
 }
 
 // assimp 5.2 allocates the room a binary glTF (GLB) file announces for its JSON and binary chunks

@@ -640,9 +640,7 @@ TEST(LoadMeshErrors, PlyHeaderDeclaringVerticesTwiceIsAParseErrorNotAnOverflow) 
   expect_failure(path, StatusCode::parse_error, "element 'vertex' twice");
 }
 
-// assimp 5.2 allocates what a PLY announces before reading it. Prompted by fuzz_mesh_loader's
-// fuzz/known/fuzz_mesh_loader/ply_face_of_31111_corners (26 GB for 351 bytes), which these checks
-// do not catch yet (fuzz/README.md).
+// assimp 5.2 allocates what a PLY announces before reading it.
 TEST(LoadMeshErrors, PlyCountsBeyondWhatTheFileHoldsAreParseErrorsWithoutAllocating) {
   ScratchDirectory dir;
   const std::string header = "ply\nformat ascii 1.0\nelement vertex 3\nproperty float x\nproperty float y\n"
@@ -672,6 +670,41 @@ TEST(LoadMeshErrors, PlyCountsBeyondWhatTheFileHoldsAreParseErrorsWithoutAllocat
   const std::uint32_t bad_face[4] = {0xffffffffu, 0, 1, 2};
   write_file(huge, binary + std::string(reinterpret_cast<const char*>(bad_face), sizeof bad_face));
   expect_failure(huge, StatusCode::parse_error, "PLY face 0 announces a list of 4294967295 entries, more than the 12 bytes");
+}
+
+// assimp reads an ASCII PLY instance from a line of its own, so its list counts are checked
+// where it finds them (fuzz/regressions/fuzz_mesh_loader/ply_*_ends_the_vertex_properties and
+// ply_face_of_31111_corners: 26 GB each).
+TEST(LoadMeshErrors, PlyListCountsAreCheckedWhereAssimpReadsThem) {
+  ScratchDirectory dir;
+  const std::string header = "ply\nformat ascii 1.0\nelement vertex 3\nproperty float x\nproperty float y\n"
+                             "property float z\nelement face 1\nproperty list uchar int vertex_indices\nend_header\n";
+  const auto edited = [](std::string text, const std::string& from, const std::string& to) {
+    return text.replace(text.find(from), from.size(), to);
+  };
+  const std::string whole = dir.file("whole.ply"), huge = dir.file("huge.ply");
+  const auto expect_refused = [&](const std::string& text, const std::string& message) {
+    write_file(huge, text);
+    expect_failure(huge, StatusCode::parse_error, message);
+  };
+  const std::string too_long = "PLY face 0 announces a list of 1000 entries, more than the 7 bytes";
+  // The words a line holds beyond its properties are dropped: the face's count begins line 4.
+  const std::string long_lines = "0 0 0 0 0 1 1\n1 0 0 0 0 1 1\n0 1 0 0 0 1 1\n";
+  write_file(whole, header + long_lines + "3 0 1 2\n");
+  EXPECT_EQ(load_or_die(whole).triangle_count(), 1u);
+  expect_refused(header + long_lines + "1000 0 1 2\n", too_long);
+  // With a vertex more than it has lines for, the face finds no line of its own: assimp reads the
+  // last one again, and its first word as the count.
+  expect_refused(edited(header, "vertex 3", "vertex 4") + long_lines + "1000 0 1 2\n", too_long);
+  // A property line assimp cannot read ends the element's properties: this vertex has x and y
+  // only, and "property float z" belongs to nothing.
+  const std::string cut_short = edited(header, "property float z", "property flo?t w\nproperty float z");
+  write_file(whole, cut_short + "0 0 5\n1 0 5\n0 1 5\n3 0 1 2\n");
+  EXPECT_EQ(load_or_die(whole).bounds().max.z, 0.0f);  // z is not read
+  expect_refused(edited(cut_short, "vertex 3", "vertex 4") + "0 0\n1 0\n0 1\n1000 0 1 2\n", too_long);
+  // assimp turns a negative count of a signed type into one near 2^32.
+  expect_refused(edited(header, "list uchar", "list int") + "0 0 0\n1 0 0\n0 1 0\n-1 0 1 2\n",
+                 "PLY face 0 announces a list of more than 2^64 entries");
 }
 
 // Found by fuzz_mesh_loader (fuzz/regressions/fuzz_mesh_loader/glb_json_chunk_longer_than_the_file):
