@@ -245,9 +245,17 @@ Status check_off_face_count(const aiScene& scene, const std::string& path) {
 // assimp 5.2 also allocates what a PLY file announces before reading it: each element's count,
 // and each list's number of entries. The counts are checked against the bytes after the header
 // first: an element instance takes at least a byte per property, and a list entry at least one.
+// A PLY value type: its size in binary files and how assimp reads it in ASCII ones (strtoul10,
+// strtol10 or fast_atoreal_move).
+enum class PlyKind { none, unsigned_int, signed_int, real };
+struct PlyType {
+  int size = 0;  // 0: not a type assimp reads
+  PlyKind kind = PlyKind::none;
+};
 struct PlyProperty {
-  int count_size = 0;  // bytes of a list's count in binary; 0 for a scalar property
-  int item_size = 0;   // bytes of the value, or of each list entry, in binary
+  PlyType count;  // a list's count; size 0 for a scalar property
+  PlyType item;   // the value, or each list entry
+  bool is_list() const { return count.size > 0; }
 };
 struct PlyElement {
   std::string name;
@@ -255,21 +263,25 @@ struct PlyElement {
   std::vector<PlyProperty> properties;
 };
 
-int ply_type_size(const std::string& type) {
-  if (type == "char" || type == "uchar" || type == "int8" || type == "uint8") return 1;
-  if (type == "short" || type == "ushort" || type == "int16" || type == "uint16") return 2;
-  if (type == "int" || type == "uint" || type == "float" || type == "int32" || type == "uint32" || type == "float32") {
-    return 4;
-  }
-  if (type == "double" || type == "float64") return 8;
-  return 0;
+// The type names assimp 5.2 reads (PLY::Property::ParseDataType).
+PlyType ply_type(std::string_view name) {
+  using K = PlyKind;
+  if (name == "char" || name == "int8") return {1, K::signed_int};
+  if (name == "uchar" || name == "uint8") return {1, K::unsigned_int};
+  if (name == "short" || name == "int16") return {2, K::signed_int};
+  if (name == "ushort" || name == "uint16") return {2, K::unsigned_int};
+  if (name == "int" || name == "int32") return {4, K::signed_int};
+  if (name == "uint" || name == "uint32") return {4, K::unsigned_int};
+  if (name == "float" || name == "float32") return {4, K::real};
+  if (name == "double" || name == "float64" || name == "double64") return {8, K::real};
+  return {};
 }
 
 // A count as assimp reads it from a PLY word: the digits it begins with, after a sign (0 when there
 // are none). A negative count, which assimp turns into an unsigned one near 2^32, and one beyond
 // 2^64 come out as the largest count.
 std::uint64_t ply_count(std::string_view word) {
-  std::size_t at = word.empty() || (word[0] != '-' && word[0] != '+') ? 0 : 1;
+  const std::size_t at = word.empty() || (word[0] != '-' && word[0] != '+') ? 0 : 1;
   const bool negative = at == 1 && word[0] == '-';
   std::uint64_t count = 0;
   const std::string_view digits = word.substr(at);
@@ -278,102 +290,220 @@ std::uint64_t ply_count(std::string_view word) {
   return error == std::errc() ? count : 0;
 }
 
-// The list lengths of a PLY body, each checked against the bytes left after it. An ASCII body is
-// read as assimp reads it: an element instance per line, the words an instance leaves on its
-// line dropped, and one it lacks ending the instance. Past the last line assimp reads the last
-// line again for every instance left; that line is checked once for each element reaching it.
-Status check_ply_lists(const std::string& path, std::string_view body, const std::vector<PlyElement>& elements,
-                       bool ascii, bool big_endian) {
-  std::size_t at = 0;  // the next unread byte of the body
-  // For ASCII: where the current instance's line begins and ends, and where the next begins.
-  std::size_t line_begin = 0, line_end = 0, next_line = 0;
-  // The next word of the current line, or an empty one at its end.
-  const auto word = [&]() {
-    while (at < line_end && std::isspace(static_cast<unsigned char>(body[at]))) ++at;
-    const std::size_t begin = at;
-    while (at < line_end && !std::isspace(static_cast<unsigned char>(body[at]))) ++at;
-    return body.substr(begin, at - begin);
-  };
-  for (const PlyElement& element : elements) {
-    const bool has_list = std::any_of(element.properties.begin(), element.properties.end(),
-                                      [](const PlyProperty& p) { return p.count_size > 0; });
-    if (!ascii && !has_list) {  // fixed size: skip it whole
-      std::uint64_t size = 0;
-      for (const PlyProperty& p : element.properties) size += static_cast<std::uint64_t>(p.item_size);
-      if (size * element.count > body.size() - at) return Status::success();
-      at += static_cast<std::size_t>(size * element.count);
-      continue;
+// The lines of a PLY file as assimp 5.2 reads them (IOStreamBuffer::getNextLine): a line ends at
+// '\n', '\r', '\0' or '\f', and where a line would begin with one of these, everything up to
+// and including the next '\n' is skipped first ("\r\n" ends one line; of two empty lines in a
+// row, the first is skipped). Its words are separated by spaces and tabs, as assimp's are.
+class PlyLines {
+ public:
+  explicit PlyLines(std::string_view text) : text_(text) {}
+  // The next line, or false at the end of the text.
+  bool next(std::string_view& line) {
+    if (at_ < text_.size() && ends_line(text_[at_])) {
+      const std::size_t newline = text_.find('\n', at_);
+      if (newline == std::string_view::npos) return false;
+      at_ = newline + 1;
     }
+    if (at_ >= text_.size()) return false;
+    const std::size_t begin = at_;
+    while (at_ < text_.size() && !ends_line(text_[at_])) ++at_;
+    line = text_.substr(begin, at_ - begin);
+    ++at_;  // past the line's end
+    return true;
+  }
+  // Where the next line begins (for the binary body after the header).
+  std::size_t position() const { return std::min(at_, text_.size()); }
+
+  static std::vector<std::string_view> words(std::string_view line) {
+    std::vector<std::string_view> out;
+    for (std::size_t at = 0; at < line.size();) {
+      while (at < line.size() && (line[at] == ' ' || line[at] == '\t')) ++at;
+      const std::size_t begin = at;
+      while (at < line.size() && line[at] != ' ' && line[at] != '\t') ++at;
+      if (at > begin) out.push_back(line.substr(begin, at - begin));
+    }
+    return out;
+  }
+
+ private:
+  static bool ends_line(char c) { return c == '\n' || c == '\r' || c == '\0' || c == '\f'; }
+  std::string_view text_;
+  std::size_t at_ = 0;
+};
+
+// Whether assimp 5.2 reads all of `word` as one value of this kind. Its readers take the longest
+// prefix they can and leave the rest for the next value (a digit string too long for its 64-bit
+// reader is not taken at all), which would shift every later value of the line and, once the
+// line's words run out, go on into bytes its line buffer kept from earlier lines.
+bool whole_ply_value(std::string_view word, PlyKind kind) {
+  std::size_t at = 0;
+  const auto digits = [&]() {
+    const std::size_t begin = at;
+    while (at < word.size() && word[at] >= '0' && word[at] <= '9') ++at;
+    return at - begin;
+  };
+  const auto sign = [&]() {
+    if (at < word.size() && (word[at] == '+' || word[at] == '-')) ++at;
+  };
+  const auto next_is = [&](std::string_view text) {  // case-insensitively
+    if (word.size() - at < text.size()) return false;
+    for (std::size_t i = 0; i < text.size(); ++i) {
+      if (std::tolower(static_cast<unsigned char>(word[at + i])) != text[i]) return false;
+    }
+    return true;
+  };
+  constexpr std::size_t kMostDigits = 19;  // below 2^64, so the 64-bit reader takes them
+  switch (kind) {
+    case PlyKind::none: return false;
+    case PlyKind::unsigned_int: return digits() > 0 && at == word.size();
+    case PlyKind::signed_int: sign(); return digits() > 0 && at == word.size();
+    case PlyKind::real: break;
+  }
+  sign();
+  if (next_is("nan")) return word.size() - at == 3;
+  if (next_is("inf")) {
+    at += 3;
+    return at == word.size() || (next_is("inity") && word.size() - at == 5);
+  }
+  const std::size_t whole = digits();
+  if (whole > kMostDigits) return false;
+  const bool point = at + 1 < word.size() && (word[at] == '.' || word[at] == ',') && std::isdigit(static_cast<unsigned char>(word[at + 1]));
+  if (whole == 0 && !point) return false;
+  if (point) {
+    ++at;
+    digits();
+  }
+  if (at < word.size() && (word[at] == 'e' || word[at] == 'E')) {
+    ++at;
+    sign();
+    const std::size_t exponent = digits();
+    if (exponent == 0 || exponent > kMostDigits) return false;
+  }
+  return at == word.size();
+}
+
+// An ASCII PLY body, as assimp 5.2 reads it: a line per element instance (PlyLines), its values
+// in the order of the element's properties. assimp reads a line that holds fewer values on into
+// bytes its line buffer kept from earlier lines, reads the last line again for instances the file
+// has no lines for, and takes values of a word it cannot read whole from the next word: a list's
+// count read that way asked for 26 GB. So every line of the elements assimp reads (vertex, face,
+// tristrips, edge, material) must hold exactly its values, each read whole, and every element
+// must have its lines; a list then holds no more entries than its line.
+Status check_ply_ascii_body(const std::string& path, PlyLines lines, std::size_t line_number,
+                            const std::vector<PlyElement>& elements) {
+  std::string_view line;
+  for (const PlyElement& element : elements) {
+    const bool read = !element.properties.empty() && (element.name == "vertex" || element.name == "face" ||
+                                                      element.name == "tristrips" || element.name == "edge" ||
+                                                      element.name == "material");
+    const std::string name = element.name.substr(0, 40);
     for (std::uint64_t i = 0; i < element.count; ++i) {
-      const bool repeated = ascii && next_line >= body.size();  // the last line, read again
-      if (ascii) {
-        if (repeated && next_line == 0) return Status::success();  // no line at all
-        if (!repeated) {
-          line_begin = next_line;
-          line_end = std::min(body.find('\n', line_begin), body.size());
-          next_line = line_end + 1;
-        }
-        at = line_begin;
+      if (!lines.next(line)) {
+        return fail(StatusCode::parse_error, path,
+                    "the PLY file ends before " + name + " " + std::to_string(i) + " of its " +
+                        std::to_string(element.count) + " (is it truncated?)");
       }
+      ++line_number;
+      if (!read) continue;  // assimp skips the line
+      const std::vector<std::string_view> words = PlyLines::words(line);
+      const std::string where = "PLY " + name + " " + std::to_string(i) + " (line " + std::to_string(line_number) + ")";
+      const auto held = [&] { return where + " holds " + std::to_string(words.size()) + " values, "; };
+      std::size_t w = 0;  // the next word
       for (const PlyProperty& p : element.properties) {
-        std::uint64_t entries = 0;
-        if (ascii) {
-          const std::string_view text = word();
-          if (text.empty()) break;  // the instance ends with its line
-          if (p.count_size == 0) continue;
-          entries = ply_count(text);
-        } else {
-          const int size = p.count_size > 0 ? p.count_size : p.item_size;
-          if (static_cast<std::size_t>(size) > body.size() - at) return Status::success();  // truncated
-          if (p.count_size == 0) {
-            at += static_cast<std::size_t>(size);
-            continue;
+        std::uint64_t values = 1;
+        if (p.is_list()) {
+          if (w == words.size()) return fail(StatusCode::parse_error, path, held() + "fewer than its properties take");
+          const std::string_view count = words[w++];
+          if (!whole_ply_value(count, p.count.kind) || count[0] == '-') {
+            return fail(StatusCode::parse_error, path, where + " has a list length that is not a count");
           }
-          for (int b = 0; b < size; ++b) {
-            const auto byte = static_cast<unsigned char>(body[at + static_cast<std::size_t>(big_endian ? b : size - 1 - b)]);
-            entries = entries << 8 | byte;
+          values = ply_count(count);
+          if (values > words.size() - w) {
+            return fail(StatusCode::parse_error, path,
+                        where + " announces a list of " +
+                            (values == std::numeric_limits<std::uint64_t>::max() ? std::string("more than 2^64")
+                                                                                 : std::to_string(values)) +
+                            " entries but its line holds " + std::to_string(words.size() - w) + " more values");
           }
-          at += static_cast<std::size_t>(size);
         }
-        const std::uint64_t left = body.size() - at;
-        if (entries > left / static_cast<std::uint64_t>(ascii ? 1 : p.item_size)) {
-          return fail(StatusCode::parse_error, path,
-                      "PLY " + element.name.substr(0, 40) + " " + std::to_string(i) + " announces a list of " +
-                          (entries == std::numeric_limits<std::uint64_t>::max() ? std::string("more than 2^64")
-                                                                                 : std::to_string(entries)) +
-                          " entries, more than the " + std::to_string(left) + " bytes left in the file hold");
-        }
-        if (ascii) {
-          for (std::uint64_t k = 0; k < entries; ++k) {
-            if (word().empty()) break;
+        for (std::uint64_t k = 0; k < values; ++k) {
+          if (w == words.size()) return fail(StatusCode::parse_error, path, held() + "fewer than its properties take");
+          if (!whole_ply_value(words[w++], p.item.kind)) {
+            return fail(StatusCode::parse_error, path, where + " holds a value that is not a number of its type");
           }
-        } else {
-          at += static_cast<std::size_t>(entries * static_cast<std::uint64_t>(p.item_size));
         }
       }
-      if (repeated) break;  // every later instance reads the same words
+      if (w != words.size()) {
+        return fail(StatusCode::parse_error, path, held() + "more than its properties take (" + std::to_string(w) + ")");
+      }
     }
   }
   return Status::success();
 }
 
-// Both checks of PLY files, over one reading of the header.
+// The list lengths of a binary PLY body, each checked against the bytes left after it.
+Status check_ply_binary_lists(const std::string& path, std::string_view body, const std::vector<PlyElement>& elements,
+                              bool big_endian) {
+  std::size_t at = 0;  // the next unread byte of the body
+  for (const PlyElement& element : elements) {
+    if (std::none_of(element.properties.begin(), element.properties.end(),
+                     [](const PlyProperty& p) { return p.is_list(); })) {  // fixed size: skip it whole
+      std::uint64_t size = 0;
+      for (const PlyProperty& p : element.properties) size += static_cast<std::uint64_t>(p.item.size);
+      if (size * element.count > body.size() - at) return Status::success();
+      at += static_cast<std::size_t>(size * element.count);
+      continue;
+    }
+    for (std::uint64_t i = 0; i < element.count; ++i) {
+      for (const PlyProperty& p : element.properties) {
+        const int size = p.is_list() ? p.count.size : p.item.size;
+        if (static_cast<std::size_t>(size) > body.size() - at) return Status::success();  // truncated
+        if (!p.is_list()) {
+          at += static_cast<std::size_t>(size);
+          continue;
+        }
+        std::uint64_t entries = 0;
+        for (int b = 0; b < size; ++b) {
+          const auto byte = static_cast<unsigned char>(body[at + static_cast<std::size_t>(big_endian ? b : size - 1 - b)]);
+          entries = entries << 8 | byte;
+        }
+        at += static_cast<std::size_t>(size);
+        const std::uint64_t left = body.size() - at;
+        if (entries > left / static_cast<std::uint64_t>(p.item.size)) {
+          return fail(StatusCode::parse_error, path,
+                      "PLY " + element.name.substr(0, 40) + " " + std::to_string(i) + " announces a list of " +
+                          std::to_string(entries) + " entries, more than the " + std::to_string(left) +
+                          " bytes left in the file hold");
+        }
+        at += static_cast<std::size_t>(entries * static_cast<std::uint64_t>(p.item.size));
+      }
+    }
+  }
+  return Status::success();
+}
+
+// Both checks of PLY files, over one reading of the header, whose lines are split as assimp
+// splits them.
 Status check_ply(const std::string& path) {
   std::ifstream file(path, std::ios::binary);
-  std::string line;
-  if (!std::getline(file, line)) return Status::success();  // empty: assimp reports it
+  const std::string text((std::istreambuf_iterator<char>(file)), std::istreambuf_iterator<char>());
+  PlyLines lines(text);
+  std::string_view line;
+  if (!lines.next(line)) return Status::success();  // empty: assimp reports it
   if (lowercase_extension(path) != ".ply" && !line.starts_with("ply")) return Status::success();
-  std::string format;
+  std::string_view format;
   std::vector<PlyElement> elements;
   // As assimp reads a header: an element's properties are the property lines right after it
   // (comments aside), up to the first line that is not a property it can read; property lines
   // after that belong to nothing.
   bool taking = false;
   bool ended = false;
-  do {
-    std::istringstream words(line);
-    std::string keyword, name;
-    words >> keyword >> name;
+  std::size_t header_lines = 1;
+  while (lines.next(line)) {
+    ++header_lines;
+    const std::vector<std::string_view> words = PlyLines::words(line);
+    const std::string_view keyword = words.empty() ? std::string_view() : words[0];
+    const auto word = [&](std::size_t i) { return i < words.size() ? words[i] : std::string_view(); };
     if (keyword == "end_header") {
       ended = true;
       break;
@@ -382,39 +512,33 @@ Status check_ply(const std::string& path) {
     const bool after_element = taking;
     taking = false;
     if (keyword == "format") {
-      format = name;
+      format = word(1);
     } else if (keyword == "element") {
+      const std::string name(word(1));
       if (std::any_of(elements.begin(), elements.end(), [&](const PlyElement& e) { return e.name == name; })) {
         std::string shown = name.substr(0, 40);  // the file's bytes: short and printable in the message
         for (char& c : shown) c = std::isprint(static_cast<unsigned char>(c)) ? c : '?';
         return fail(StatusCode::parse_error, path,
                     "the PLY header declares element '" + shown + "' twice, which assimp cannot read safely");
       }
-      PlyElement element;
-      element.name = name;
-      std::string count;
-      words >> count;
-      element.count = ply_count(count);
-      elements.push_back(std::move(element));
+      elements.push_back(PlyElement{name, ply_count(word(2)), {}});
       taking = true;
     } else if (keyword == "property" && after_element) {
       PlyProperty property;
-      std::string last;
-      if (name == "list") {
-        std::string count_type, item_type;
-        words >> count_type >> item_type;
-        property.count_size = ply_type_size(count_type);
-        property.item_size = ply_type_size(item_type);
+      const bool list = word(1) == "list";
+      if (list) {
+        property.count = ply_type(word(2));
+        property.item = ply_type(word(3));
       } else {
-        property.item_size = ply_type_size(name);
+        property.item = ply_type(word(1));
       }
-      words >> last;  // the property's name
-      taking = property.item_size > 0 && (name != "list" || property.count_size > 0) && !last.empty();
+      // A type assimp cannot read, or no name, ends the element's properties.
+      taking = property.item.size > 0 && (!list || property.count.size > 0) && !word(list ? 4 : 2).empty();
       if (taking) elements.back().properties.push_back(property);
     }
-  } while (std::getline(file, line));
+  }
   if (!ended) return fail(StatusCode::parse_error, path, "the PLY header has no end_header line (is the file truncated?)");
-  const std::string body((std::istreambuf_iterator<char>(file)), std::istreambuf_iterator<char>());
+  const std::string_view body = std::string_view(text).substr(lines.position());
   for (const PlyElement& element : elements) {
     const std::uint64_t least = std::max<std::uint64_t>(element.properties.size(), 1);
     if (element.count > body.size() / least) {
@@ -423,12 +547,11 @@ Status check_ply(const std::string& path) {
                       " elements, more than the " + std::to_string(body.size()) + " bytes after it hold");
     }
   }
-  const bool ascii = format == "ascii";
-  const bool big_endian = format == "binary_big_endian";
-  if (!ascii && !big_endian && format != "binary_little_endian") return Status::success();
-  // assimp reads an ASCII element instance from a line of its own, whatever the properties
-  // before it left over.
-  return check_ply_lists(path, body, elements, ascii, big_endian);
+  if (format == "ascii") return check_ply_ascii_body(path, lines, header_lines, elements);
+  if (format == "binary_big_endian" || format == "binary_little_endian") {
+    return check_ply_binary_lists(path, body, elements, format == "binary_big_endian");
+  }
+  return Status::success();
 }
 
 // assimp 5.2 allocates the room a binary glTF (GLB) file announces for its JSON and binary chunks

@@ -652,9 +652,9 @@ TEST(LoadMeshErrors, PlyCountsBeyondWhatTheFileHoldsAreParseErrorsWithoutAllocat
   const std::string huge = dir.file("huge.ply");
   write_file(huge, header + vertices + std::string(50, '1') + " 0 1 2\n");
   expect_failure(huge, StatusCode::parse_error,
-                 "PLY face 0 announces a list of more than 2^64 entries, more than the 7 bytes left in the file hold");
+                 "PLY face 0 (line 13) announces a list of more than 2^64 entries but its line holds 3 more values");
   write_file(huge, header + vertices + "1000 0 1 2\n");
-  expect_failure(huge, StatusCode::parse_error, "PLY face 0 announces a list of 1000 entries, more than the 7 bytes");
+  expect_failure(huge, StatusCode::parse_error, "PLY face 0 (line 13) announces a list of 1000 entries but its line holds 3");
   // An element count the file cannot hold, and a binary list count of 2^32 - 1.
   std::string many = header;
   many.replace(many.find("vertex 3"), 8, "vertex 4000000000");
@@ -672,39 +672,49 @@ TEST(LoadMeshErrors, PlyCountsBeyondWhatTheFileHoldsAreParseErrorsWithoutAllocat
   expect_failure(huge, StatusCode::parse_error, "PLY face 0 announces a list of 4294967295 entries, more than the 12 bytes");
 }
 
-// assimp reads an ASCII PLY instance from a line of its own, so its list counts are checked
-// where it finds them (fuzz/regressions/fuzz_mesh_loader/ply_*_ends_the_vertex_properties and
-// ply_face_of_31111_corners: 26 GB each).
-TEST(LoadMeshErrors, PlyListCountsAreCheckedWhereAssimpReadsThem) {
+// assimp 5.2 reads an ASCII PLY instance from a line of its own, and reads on into stale bytes of
+// earlier lines when a line holds too few values, or takes a value it cannot read whole from the
+// next word: its list counts then come from anywhere (fuzz/regressions/fuzz_mesh_loader/ply_*:
+// 26 GB each). So each line must hold exactly its values.
+TEST(LoadMeshErrors, PlyAsciiLinesMustHoldExactlyTheirValues) {
   ScratchDirectory dir;
   const std::string header = "ply\nformat ascii 1.0\nelement vertex 3\nproperty float x\nproperty float y\n"
                              "property float z\nelement face 1\nproperty list uchar int vertex_indices\nend_header\n";
+  const std::string vertices = "0 0 0\n1 0 0\n0 1 0\n";
   const auto edited = [](std::string text, const std::string& from, const std::string& to) {
     return text.replace(text.find(from), from.size(), to);
   };
-  const std::string whole = dir.file("whole.ply"), huge = dir.file("huge.ply");
-  const auto expect_refused = [&](const std::string& text, const std::string& message) {
-    write_file(huge, text);
-    expect_failure(huge, StatusCode::parse_error, message);
+  const std::string whole = dir.file("whole.ply"), bad = dir.file("bad.ply");
+  const auto expect_loaded = [&](const std::string& text) {
+    write_file(whole, text);
+    return load_or_die(whole);
   };
-  const std::string too_long = "PLY face 0 announces a list of 1000 entries, more than the 7 bytes";
-  // The words a line holds beyond its properties are dropped: the face's count begins line 4.
-  const std::string long_lines = "0 0 0 0 0 1 1\n1 0 0 0 0 1 1\n0 1 0 0 0 1 1\n";
-  write_file(whole, header + long_lines + "3 0 1 2\n");
-  EXPECT_EQ(load_or_die(whole).triangle_count(), 1u);
-  expect_refused(header + long_lines + "1000 0 1 2\n", too_long);
-  // With a vertex more than it has lines for, the face finds no line of its own: assimp reads the
-  // last one again, and its first word as the count.
-  expect_refused(edited(header, "vertex 3", "vertex 4") + long_lines + "1000 0 1 2\n", too_long);
+  const auto expect_refused = [&](const std::string& text, const std::string& message) {
+    write_file(bad, text);
+    expect_failure(bad, StatusCode::parse_error, message);
+  };
+  EXPECT_EQ(expect_loaded(header + vertices + "3 0 1 2\n").triangle_count(), 1u);
+  // Lines end at '\r', '\0' and '\f' too, as assimp's do; CRLF ends one line.
+  const char other_ends[] = "0 0 0\0001 0 0\r\n0 1 0\f3 0 1 2\r\n";
+  EXPECT_EQ(expect_loaded(header + std::string(other_ends, sizeof other_ends - 1)).triangle_count(), 1u);
+  expect_refused(header + "0 0 0 0 0 1 1\n1 0 0\n0 1 0\n3 0 1 2\n",
+                 "PLY vertex 0 (line 10) holds 7 values, more than its properties take (3)");
+  expect_refused(header + "0 0\n1 0 0\n0 1 0\n3 0 1 2\n", "PLY vertex 0 (line 10) holds 2 values, fewer than");
+  expect_refused(header + vertices + "3 0 1\n", "PLY face 0 (line 13) announces a list of 3 entries but its line holds 2");
+  expect_refused(header + vertices, "the PLY file ends before face 0 of its 1 (is it truncated?)");
+  // Values read whole: no trailing bytes, no integer part longer than assimp's 64-bit reader
+  // takes, no negative list length of a signed type (assimp makes it nearly 2^32).
+  expect_refused(header + "0 0 0\n1.5x 0 0\n0 1 0\n3 0 1 2\n", "PLY vertex 1 (line 11) holds a value that is not");
+  expect_refused(header + vertices + std::string(20, '3') + ".0 0 1 2\n", "PLY face 0 (line 13) has a list length");
+  expect_refused(header + "0 0 0\n" + std::string(20, '1') + " 0 0\n0 1 0\n3 0 1 2\n", "PLY vertex 1 (line 11)");
+  EXPECT_EQ(expect_loaded(header + "0 0 0\n1e3 0 0\n-.5 1,5 +2E-3\n3 0 1 2\n").bounds().max.x, 1000.0f);
+  expect_refused(edited(header, "list uchar", "list int") + vertices + "-1 0 1 2\n",
+                 "PLY face 0 (line 13) has a list length that is not a count");
   // A property line assimp cannot read ends the element's properties: this vertex has x and y
   // only, and "property float z" belongs to nothing.
   const std::string cut_short = edited(header, "property float z", "property flo?t w\nproperty float z");
-  write_file(whole, cut_short + "0 0 5\n1 0 5\n0 1 5\n3 0 1 2\n");
-  EXPECT_EQ(load_or_die(whole).bounds().max.z, 0.0f);  // z is not read
-  expect_refused(edited(cut_short, "vertex 3", "vertex 4") + "0 0\n1 0\n0 1\n1000 0 1 2\n", too_long);
-  // assimp turns a negative count of a signed type into one near 2^32.
-  expect_refused(edited(header, "list uchar", "list int") + "0 0 0\n1 0 0\n0 1 0\n-1 0 1 2\n",
-                 "PLY face 0 announces a list of more than 2^64 entries");
+  EXPECT_EQ(expect_loaded(cut_short + "0 0\n1 0\n0 1\n3 0 1 2\n").bounds().max.z, 0.0f);
+  expect_refused(cut_short + vertices + "3 0 1 2\n", "PLY vertex 0 (line 11) holds 3 values, more than its properties take (2)");
 }
 
 // Found by fuzz_mesh_loader (fuzz/regressions/fuzz_mesh_loader/glb_json_chunk_longer_than_the_file):

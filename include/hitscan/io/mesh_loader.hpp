@@ -69,9 +69,11 @@ struct MeshLoadReport {
 /// read the file (unknown format, malformed or truncated contents: the message gives assimp's
 /// reason), when a face has no corners (what assimp 5.2 makes of a truncated OFF or PLY face list)
 /// or refers to a vertex beyond its part's, when a triangle uses a vertex with a NaN or infinite
-/// coordinate (unused vertices may hold anything), or when an OFF file's header announces more
+/// coordinate (unused vertices may hold anything), when an OFF file's header announces more
 /// faces than assimp read (assimp 5.2 drops OFF faces of more than 9 corners, which would shift
-/// every later triangle). degenerate when the file holds no triangle at all: a point cloud, lines
+/// every later triangle), or when a line of an ASCII PLY's vertex, face, tristrips, edge or
+/// material elements does not hold exactly its values, each a whole number of its type (assimp
+/// 5.2 would read the values it lacks from other lines; the message names the element and line). degenerate when the file holds no triangle at all: a point cloud, lines
 /// only, or an empty scene (an empty TriangleMesh would be valid, but a file without surfaces is
 /// almost always the wrong file). invalid_argument for more than 2^32 - 1 vertices in all;
 /// out_of_memory when memory runs out. Nothing is thrown and nothing is printed (assimp's global
