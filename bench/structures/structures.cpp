@@ -66,7 +66,7 @@ class Bvh final : public Structure {
       Nearest nearest{inverse, boxes_};
       float tmax = rays[i].tmax;
       if (inverse.valid) {
-        bvh::traverse<true>(nodes_, rays[i], tmax, [&](std::uint32_t first, std::uint32_t count, float& limit) {
+        bvh::traverse<true>(nodes_, rays[i], tmax, [&](std::uint32_t first, std::uint32_t count, float& limit, float) {
           for (std::uint32_t k = first; k < first + count; ++k) {
             float t;
             if (bvh::detail::ray_enters_box(leaf_boxes_[k], inverse, limit, t)) limit = nearest.visit(ids_[k], limit);

@@ -118,7 +118,7 @@ MeshHit MeshBvh::intersect_counted(const Rayf& ray, FaceMode faces, OnNode on_no
   float best_u = 0, best_v = 0;
   bool best_back = false;
   const Data& d = *data_;
-  bvh::traverse<true>(d.nodes, ray, tmax, [&](std::uint32_t first, std::uint32_t count, float& t_limit) {
+  bvh::traverse<true>(d.nodes, ray, tmax, [&](std::uint32_t first, std::uint32_t count, float& t_limit, float floor) {
     if (triangles) *triangles += 4 * count;
     for (std::uint32_t p = first; p < first + count; ++p) {
       prepared.tmax = t_limit;
@@ -126,7 +126,7 @@ MeshHit MeshBvh::intersect_counted(const Rayf& ray, FaceMode faces, OnNode on_no
       int lanes = bits(h.hit) & accepted_faces(h, faces);
       for (; lanes != 0; lanes &= lanes - 1) {
         const int lane = std::countr_zero(static_cast<unsigned>(lanes));
-        const float t = h.t[lane];
+        const float t = bvh::leaf_t(h.t[lane], floor);  // the kernel took h.t <= t_limit; t may be past it
         if (t < t_limit || (t == t_limit && best_lane < 0)) {
           t_limit = t;
           best_pack = p;
@@ -206,10 +206,11 @@ bool MeshBvh::occluded(const Rayf& ray, FaceMode faces) const {
   float tmax = ray.tmax;
   bool found = false;
   const Data& d = *data_;
-  bvh::traverse<false>(d.nodes, ray, tmax, [&](std::uint32_t first, std::uint32_t count, float&) {
+  bvh::traverse<false>(d.nodes, ray, tmax, [&](std::uint32_t first, std::uint32_t count, float&, float floor) {
     for (std::uint32_t p = first; p < first + count; ++p) {
       const PackHit<simd::Float4> h = ray_vs_triangles(d.packs[p].triangles, prepared, ray.dir);
-      if ((bits(h.hit) & accepted_faces(h, faces)) != 0) return found = true;
+      const auto within = max(h.t, simd::Float4(floor)) <= simd::Float4(ray.tmax);  // leaf_t, 4 lanes
+      if ((bits(h.hit & within) & accepted_faces(h, faces)) != 0) return found = true;
     }
     return false;
   }, bvh::IgnoreNodes{}, PrefetchPack{d.packs.data()});
@@ -222,13 +223,14 @@ std::size_t MeshBvh::intersect_all(const Rayf& ray, std::vector<MeshHit>& out, F
   if (!data_ || !prepared.valid) return 0;
   float tmax = ray.tmax;  // never lowered: every hit counts
   const Data& d = *data_;
-  bvh::traverse<false>(d.nodes, ray, tmax, [&](std::uint32_t first, std::uint32_t count, float&) {
+  bvh::traverse<false>(d.nodes, ray, tmax, [&](std::uint32_t first, std::uint32_t count, float&, float floor) {
     for (std::uint32_t p = first; p < first + count; ++p) {
       const PackHit<simd::Float4> h = ray_vs_triangles(d.packs[p].triangles, prepared, ray.dir);
       for (int lanes = bits(h.hit) & accepted_faces(h, faces); lanes != 0; lanes &= lanes - 1) {
         const int lane = std::countr_zero(static_cast<unsigned>(lanes));
-        out.push_back(complete_hit(ray, h.t[lane], p, lane, h.u[lane], h.v[lane],
-                                   ((bits(h.back_face) >> lane) & 1) != 0));
+        const float t = bvh::leaf_t(h.t[lane], floor);
+        if (t > ray.tmax) continue;
+        out.push_back(complete_hit(ray, t, p, lane, h.u[lane], h.v[lane], ((bits(h.back_face) >> lane) & 1) != 0));
       }
     }
     return false;

@@ -17,6 +17,7 @@
 #include <algorithm>
 #include <bit>
 #include <cmath>
+#include <limits>
 #include <string>
 
 #include "hitscan/assert.hpp"
@@ -135,6 +136,33 @@ unsigned packet_vs_node(const bvh::WideNode& node, const Packet& p, float tmax, 
   return unsigned(bits(t0 <= t1));
 }
 
+// The entry distances of group g's rays into a box with near planes `near` (per axis, the plane
+// the rays' direction signs make near): bvh::ray_vs_node's, lane by lane.
+F group_entry(const float* near, const Packet& p, int g) {
+  const int base = kLanes * g;
+  F t0 = max((F(near[0]) - F::load(p.origin[0] + base)) * F::load(p.inv_near[0] + base), F::load(p.tmin + base));
+  t0 = max((F(near[1]) - F::load(p.origin[1] + base)) * F::load(p.inv_near[1] + base), t0);
+  return max((F(near[2]) - F::load(p.origin[2] + base)) * F::load(p.inv_near[2] + base), t0);
+}
+
+// The near planes of child `slot` of a node, as the packet's direction signs choose them.
+void near_planes(const bvh::WideNode& node, const Packet& p, int slot, float* near) {
+  const auto* planes = reinterpret_cast<const char*>(&node.bounds);
+  for (int a = 0; a < 3; ++a) near[a] = float_at(planes, p.near_offset[a] + slot * sizeof(float));
+}
+
+// p.floor for the rays of `rays` (a mask): bvh::leaf_floor of their entry into child `slot` of
+// `node`, a leaf, lane by lane (the scalar min(a, b) is the SIMD min(b, a), NaN aside).
+void leaf_floors(const bvh::WideNode& node, int slot, Packet& p, std::uint64_t rays) {
+  float near[3];
+  near_planes(node, p, slot, near);
+  for (int g = 0; g < p.groups; ++g) {
+    if (group_lanes(rays, g) == 0) continue;
+    const F entry = group_entry(near, p, g);
+    min(F(std::numeric_limits<float>::max()), min(entry, entry * F(bvh::kLeafScale))).store(p.floor + kLanes * g);
+  }
+}
+
 // The rays of `rays` (a mask) that enter each child of `children`: the slab test of
 // bvh::ray_vs_node, lane by lane, 8 rays at a time.
 void rays_vs_children(const bvh::WideNode& node, const Packet& p, std::uint64_t rays, unsigned children,
@@ -144,26 +172,22 @@ void rays_vs_children(const bvh::WideNode& node, const Packet& p, std::uint64_t 
   for (unsigned c = children; c != 0; c &= c - 1) {
     const int i = std::countr_zero(c);
     entering[i] = 0;
-    for (int a = 0; a < 3; ++a) {
-      near[i][a] = float_at(planes, p.near_offset[a] + i * sizeof(float));
-      far[i][a] = float_at(planes, p.far_offset[a] + i * sizeof(float));
-    }
+    near_planes(node, p, i, near[i]);
+    for (int a = 0; a < 3; ++a) far[i][a] = float_at(planes, p.far_offset[a] + i * sizeof(float));
   }
   for (int g = 0; g < p.groups; ++g) {
     const unsigned lanes = group_lanes(rays, g);
     if (lanes == 0) continue;
     const int base = kLanes * g;
     const F ox = F::load(p.origin[0] + base), oy = F::load(p.origin[1] + base), oz = F::load(p.origin[2] + base);
-    const F nx = F::load(p.inv_near[0] + base), ny = F::load(p.inv_near[1] + base), nz = F::load(p.inv_near[2] + base);
     const F fx = F::load(p.inv_far[0] + base), fy = F::load(p.inv_far[1] + base), fz = F::load(p.inv_far[2] + base);
-    const F tmin = F::load(p.tmin + base), limit = F::load(p.tmax + base);
+    const F limit = F::load(p.tmax + base);
     const F tmax = max(limit * F(bvh::kCullScale), limit);  // bvh::cull_limit, lane for lane
     for (unsigned c = children; c != 0; c &= c - 1) {
       const int i = std::countr_zero(c);
-      F t0 = max((F(near[i][0]) - ox) * nx, tmin), t1 = min((F(far[i][0]) - ox) * fx, tmax);
-      t0 = max((F(near[i][1]) - oy) * ny, t0);
+      const F t0 = group_entry(near[i], p, g);
+      F t1 = min((F(far[i][0]) - ox) * fx, tmax);
       t1 = min((F(far[i][1]) - oy) * fy, t1);
-      t0 = max((F(near[i][2]) - oz) * nz, t0);
       t1 = min((F(far[i][2]) - oz) * fz, t1);
       entering[i] |= std::uint64_t(unsigned(bits(t0 <= t1)) & lanes) << base;
     }
@@ -192,13 +216,15 @@ void trace_packet(const MeshBvh::Data& d, Packet& p, std::uint64_t all, FaceMode
     std::uint32_t child, count;
     std::uint64_t rays;
     float t;
+    std::uint32_t parent, slot;  // where the child's box is (for a leaf's floors)
   };
   Entry stack[bvh::kTraversalStackSize];
   int top = 0;
-  Entry current{0, 0, all, p.tmin_lo};
+  Entry current{0, 0, all, p.tmin_lo, 0, 0};
   float tmax = packet_tmax(p);
   for (;;) {
     if (current.count != 0) {
+      leaf_floors(d.nodes[current.parent], int(current.slot), p, current.rays);
       for (std::uint32_t k = current.child; k < current.child + current.count; ++k) {
         rays_vs_pack(p, d.packs[k], k, current.rays, faces);
       }
@@ -216,7 +242,7 @@ void trace_packet(const MeshBvh::Data& d, Packet& p, std::uint64_t all, FaceMode
       for (unsigned c = children; c != 0; c &= c - 1) {
         const int i = std::countr_zero(c);
         if (entering[i] == 0) continue;
-        const Entry e{node.child[i], node.count[i], entering[i], t_enter[i]};
+        const Entry e{node.child[i], node.count[i], entering[i], t_enter[i], current.child, std::uint32_t(i)};
         // Insertion by descending entry bound, so that the nearest child is popped first.
         int k = top++;
         while (k > base && stack[k - 1].t < e.t) {

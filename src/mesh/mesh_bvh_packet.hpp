@@ -46,6 +46,9 @@ struct Packet {
   alignas(32) float tmin[kPacketRays];
   // The ray's tmax, lowered to each nearer hit (the t of the best hit once one is found).
   alignas(32) float tmax[kPacketRays];
+  // bvh::leaf_floor of the ray's entry into the leaf being tested, bit for bit: the least t the
+  // leaf reports (bvh::leaf_t).
+  alignas(32) float floor[kPacketRays];
   alignas(32) float best_u[kPacketRays];
   alignas(32) float best_v[kPacketRays];
   std::uint32_t best_pack[kPacketRays];

@@ -8,6 +8,7 @@
 
 #include <bit>
 
+#include "hitscan/bvh/traverse.hpp"
 #include "hitscan/geometry/ray_triangle.hpp"
 #include "mesh_bvh_packet.hpp"
 
@@ -53,7 +54,7 @@ void ray_vs_pack(Packet& p, int r, const LeafPack& leaf, std::uint32_t pack, Fac
   if (faces != FaceMode::both) lanes &= faces == FaceMode::back_only ? back : ~back;
   for (; lanes != 0; lanes &= lanes - 1) {
     const int lane = std::countr_zero(lanes);
-    offer_hit(p, r, h.t[lane], h.u[lane], h.v[lane], ((back >> lane) & 1) != 0, pack, lane);
+    offer_hit(p, r, bvh::leaf_t(h.t[lane], p.floor[r]), h.u[lane], h.v[lane], ((back >> lane) & 1) != 0, pack, lane);
   }
 }
 
@@ -113,12 +114,15 @@ void rays_vs_pack(Packet& p, const LeafPack& leaf, std::uint32_t pack, std::uint
                                 outside);
       const M back = det < zero;
       const M found = M::from_bits(int(group_lanes(p.found, g)));
-      const M nearer = (t < tmax) | andnot(t == tmax, found);
+      // MeshBvh::intersect's leaf: the kernel takes t within [tmin, tmax], the nearest hit is
+      // chosen by bvh::leaf_t.
+      const F t_leaf = max(t, F::load(p.floor + base));
+      const M nearer = (t_leaf < tmax) | andnot(t_leaf == tmax, found);
       unsigned taken = unsigned(bits(andnot(accepted, on_edge) & faces_taken(back, faces) & nearer)) & lanes;
       unsigned rare = unsigned(bits(on_edge)) & inside;
       if ((taken | rare) == 0) continue;
       alignas(32) float t_lanes[kLanes], u_lanes[kLanes], v_lanes[kLanes];
-      t.store(t_lanes);
+      t_leaf.store(t_lanes);
       b1.store(u_lanes);
       b2.store(v_lanes);
       const unsigned back_bits = unsigned(bits(back));
@@ -137,7 +141,7 @@ void rays_vs_pack(Packet& p, const LeafPack& leaf, std::uint32_t pack, std::uint
         if (!h.hit) continue;
         const bool back_face = h.back_face();
         if (faces == FaceMode::front_only ? back_face : faces == FaceMode::back_only && !back_face) continue;
-        offer_hit(p, r, h.t, h.u, h.v, back_face, pack, lane);
+        offer_hit(p, r, bvh::leaf_t(h.t, p.floor[r]), h.u, h.v, back_face, pack, lane);
       }
     }
   }

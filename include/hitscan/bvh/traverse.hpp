@@ -4,6 +4,7 @@
 #include <bit>
 #include <cmath>
 #include <cstddef>
+#include <limits>
 #include <span>
 
 #include "hitscan/bvh/wide_bvh.hpp"
@@ -77,6 +78,26 @@ inline PackHit<simd::Float8> ray_vs_node(const WideNode& node, const NodeRay& ra
   return out;
 }
 
+/// How far below the ray's entry into its leaf's box a hit may lie: 6 epsilon. The float
+/// triangle test can put a hit of a sliver many ulps before its exact distance, and so before its
+/// box. A nearer hit found first elsewhere would then cull that box (entry beyond
+/// cull_limit(tmax)) although the sliver's t is smaller, and the closest hit would depend on the
+/// order of the walk and disagree with all hits. So a leaf raises its hits' t to leaf_floor of its
+/// entry: fl(entry * kLeafScale) <= tmax implies entry <= tmax (1 + 6.5 epsilon) < cull_limit(tmax),
+/// so a culled leaf holds no hit at or before tmax. Hits of ordinary triangles, within a few ulps
+/// of their box, are left as the triangle test gives them.
+inline constexpr float kLeafScale = 1.0f - 6.0f * kEpsilon<float>;
+static_assert(kLeafScale < 1.0f && kCullScale > 1.0f + 7.0f * kEpsilon<float>, "see kLeafScale");
+
+/// The least t a leaf reports for a ray entering its box at `entry`: entry lowered by kLeafScale
+/// (unchanged when negative), and finite.
+inline float leaf_floor(float entry) { return min(min(entry * kLeafScale, entry), std::numeric_limits<float>::max()); }
+
+/// A hit's t as a leaf reports it: at least the leaf's floor. Written max(floor, t), so that it
+/// gives the bits of the SIMD max(t, floor), which takes its second operand when the two are
+/// equal (+0 and -0).
+inline float leaf_t(float t, float floor) { return max(floor, t); }
+
 /// Asks for a node's cache lines ahead of its visit: a sibling waiting on the stack is often
 /// visited next, and its lines then arrive while the current subtree is walked.
 inline void prefetch_node(const WideNode& node) {
@@ -84,13 +105,6 @@ inline void prefetch_node(const WideNode& node) {
   for (std::size_t offset = 0; offset < sizeof(WideNode); offset += 64) __builtin_prefetch(line + offset);
 }
 
-/// Walks the tree. `leaf(first, count, tmax)` tests the leaf items and lowers tmax to the nearest
-/// hit it finds; it returns true to stop the walk (an any-hit query). With kSortChildren the
-/// children are visited nearest entry first (closest-hit queries); without, in node order (any-hit
-/// queries, where sorting costs more than it saves). A subtree whose entry lies beyond the current
-/// tmax is skipped, and a node with a single child hit descends into it without a trip through
-/// the stack. Expects a valid ray (is_valid), which the caller has checked once for all its
-/// preparations.
 /// Counts nothing: the default of traverse's node observer.
 struct IgnoreNodes {
   void operator()() const {}
@@ -101,6 +115,14 @@ struct NoLeafPrefetch {
   void operator()(std::uint32_t /*first*/) const {}
 };
 
+/// Walks the tree. `leaf(first, count, tmax, floor)` tests the leaf items and lowers tmax to the
+/// nearest hit it finds; it returns true to stop the walk (an any-hit query). `floor` is
+/// leaf_floor of the ray's entry into the leaf's box: the leaf raises each hit's t to it
+/// (leaf_t). With kSortChildren the children are visited nearest entry first (closest-hit
+/// queries); without, in node order (any-hit queries, where sorting costs more than it saves). A
+/// subtree whose entry lies beyond the current tmax is skipped, and a node with a single child
+/// hit descends into it without a trip through the stack. Expects a valid ray (is_valid), which
+/// the caller has checked once for all its preparations.
 /// on_node() is called once for every inner node whose boxes are tested (for cost pictures).
 /// prefetch_leaf(first) is called for each leaf child the ray enters, before any of them is
 /// tested, so that the caller can ask for the first leaf item's cache lines: the leaves of one
@@ -120,7 +142,7 @@ void traverse(std::span<const WideNode> nodes, const Rayf& ray, float& tmax, Lea
   float cull = cull_limit(tmax);  // follows tmax, which only the leaves lower
   for (;;) {
     if (current.count != 0) {
-      if (leaf(current.child, current.count, tmax)) return;
+      if (leaf(current.child, current.count, tmax, leaf_floor(current.t))) return;
       cull = cull_limit(tmax);
     } else {
       const WideNode& node = nodes[current.child];
@@ -131,7 +153,9 @@ void traverse(std::span<const WideNode> nodes, const Rayf& ray, float& tmax, Lea
         const int first = std::countr_zero(mask);
         mask &= mask - 1;
         if (mask == 0) {
-          current = {node.child[first], node.count[first], 0.0f};
+          // The entry is read out of the lanes only for a leaf, whose floor needs it.
+          const std::uint32_t count = node.count[first];
+          current = {node.child[first], count, count != 0 ? boxes.t[first] : 0.0f};
           continue;
         }
         alignas(32) float t[kWideWidth];
