@@ -314,15 +314,15 @@ class PlyLines {
   // Where the next line begins (for the binary body after the header).
   std::size_t position() const { return std::min(at_, text_.size()); }
 
-  static std::vector<std::string_view> words(std::string_view line) {
-    std::vector<std::string_view> out;
+  // The words of `line` into `out` (cleared first; reused from line to line).
+  static void words(std::string_view line, std::vector<std::string_view>& out) {
+    out.clear();
     for (std::size_t at = 0; at < line.size();) {
       while (at < line.size() && (line[at] == ' ' || line[at] == '\t')) ++at;
       const std::size_t begin = at;
       while (at < line.size() && line[at] != ' ' && line[at] != '\t') ++at;
       if (at > begin) out.push_back(line.substr(begin, at - begin));
     }
-    return out;
   }
 
  private:
@@ -392,6 +392,7 @@ bool whole_ply_value(std::string_view word, PlyKind kind) {
 Status check_ply_ascii_body(const std::string& path, PlyLines lines, std::size_t line_number,
                             const std::vector<PlyElement>& elements) {
   std::string_view line;
+  std::vector<std::string_view> words;
   for (const PlyElement& element : elements) {
     const bool read = !element.properties.empty() && (element.name == "vertex" || element.name == "face" ||
                                                       element.name == "tristrips" || element.name == "edge" ||
@@ -405,7 +406,7 @@ Status check_ply_ascii_body(const std::string& path, PlyLines lines, std::size_t
       }
       ++line_number;
       if (!read) continue;  // assimp skips the line
-      const std::vector<std::string_view> words = PlyLines::words(line);
+      PlyLines::words(line, words);
       const std::string where = "PLY " + name + " " + std::to_string(i) + " (line " + std::to_string(line_number) + ")";
       const auto held = [&] { return where + " holds " + std::to_string(words.size()) + " values, "; };
       std::size_t w = 0;  // the next word
@@ -499,9 +500,10 @@ Status check_ply(const std::string& path) {
   bool taking = false;
   bool ended = false;
   std::size_t header_lines = 1;
+  std::vector<std::string_view> words;
   while (lines.next(line)) {
     ++header_lines;
-    const std::vector<std::string_view> words = PlyLines::words(line);
+    PlyLines::words(line, words);
     const std::string_view keyword = words.empty() ? std::string_view() : words[0];
     const auto word = [&](std::size_t i) { return i < words.size() ? words[i] : std::string_view(); };
     if (keyword == "end_header") {
