@@ -59,10 +59,12 @@ test-thread:
 # built. Each replays the seed corpus that scripts/make_fuzz_corpus.py writes and the inputs that
 # once broke it (fuzz/regressions/), then mutates them for FUZZ_SECONDS (from seed 1, but
 # libFuzzer's path still varies from run to run: threads, scratch paths); FUZZ_RUNS=0 replays
-# only, as CI does (see .ci/run). Any crash, leak (but
-# assimp's own, fuzz/lsan_suppressions.txt), hang or out-of-memory fails the make; what broke it
-# is saved as $(BUILD)/fuzz/<target>-crash-<hash> (or -leak-, -timeout-, -oom-).
-FUZZ_SECONDS ?= 60
+# only, as CI does (see .ci/run). The targets run side by side (90 seconds are about a minute of
+# one core each on two cores), each into $(BUILD)/fuzz/<target>.log, whose last lines are
+# printed. Any crash, leak (but assimp's own, fuzz/lsan_suppressions.txt), hang or out-of-memory
+# fails the make; what broke it is saved as $(BUILD)/fuzz/<target>-crash-<hash> (or -leak-,
+# -timeout-, -oom-).
+FUZZ_SECONDS ?= 90
 FUZZ_RUNS ?= -1
 FUZZ_TARGETS = fuzz_mesh_loader fuzz_ray_file fuzz_capi
 fuzz:
@@ -71,11 +73,18 @@ fuzz:
 	  -DHITSCAN_BUILD_TOOLS=OFF -DHITSCAN_BUILD_TESTS=OFF
 	cmake --build $(BUILD)/fuzz -j $(JOBS) --target $(FUZZ_TARGETS)
 	scripts/make_fuzz_corpus.py $(BUILD)/fuzz-corpus
-	for target in $(FUZZ_TARGETS); do \
+	pids=; for target in $(FUZZ_TARGETS); do \
 	  LSAN_OPTIONS=suppressions=fuzz/lsan_suppressions.txt $(BUILD)/fuzz/fuzz/$$target \
 	    $(BUILD)/fuzz-corpus/$$target fuzz/regressions/$$target -seed=1 -runs=$(FUZZ_RUNS) -max_total_time=$(FUZZ_SECONDS) \
-	    -rss_limit_mb=2048 -timeout=10 -print_final_stats=1 -artifact_prefix=$(BUILD)/fuzz/$$target- || exit 1; \
-	done
+	    -rss_limit_mb=2048 -timeout=10 -print_final_stats=1 -artifact_prefix=$(BUILD)/fuzz/$$target- \
+	    > $(BUILD)/fuzz/$$target.log 2>&1 & pids="$$pids $$!"; \
+	done; \
+	failed=0; for pid in $$pids; do wait $$pid || failed=1; done; \
+	for target in $(FUZZ_TARGETS); do \
+	  echo "== $$target"; grep -E '^(stat::number_of_executed_units|stat::new_units_added|Done)' $(BUILD)/fuzz/$$target.log; \
+	  if grep -qE '^(==[0-9]+==ERROR|SUMMARY|.*runtime error|artifact_prefix=)' $(BUILD)/fuzz/$$target.log; then tail -60 $(BUILD)/fuzz/$$target.log; fi; \
+	done; \
+	exit $$failed
 
 bench:
 	scripts/deps.sh bench

@@ -113,74 +113,109 @@ std::string lowercase_extension(const std::string& path) {
 struct OffCounts {
   std::uint64_t vertices = 0;
   std::uint64_t faces = 0;
-  std::size_t body_line = 0;  // the line after the one that holds the face count, from 0
+  std::size_t body = 0;  // the byte where assimp begins reading vertex lines
 };
 
-// The vertex and face counts of an OFF file's header, or nothing when it has none that reads.
-// The header is [ST][C][N][4][n]OFF, the dimension after an 'n', then the vertex, face and edge
-// counts; the keyword is optional, and '#' starts a comment.
-std::optional<OffCounts> off_header_counts(const std::string& path) {
-  std::ifstream file(path, std::ios::binary);
-  std::vector<std::string> tokens;
-  std::vector<std::size_t> token_lines;
-  std::string line;
-  for (std::size_t lines = 0; lines < 10000 && tokens.size() < 4 && std::getline(file, line); ++lines) {
-    std::string_view rest(line);
-    rest = rest.substr(0, rest.find('#'));
-    while (!rest.empty()) {
-      const std::size_t begin = rest.find_first_not_of(" \t\r\f\v");
-      if (begin == std::string_view::npos) break;
-      rest.remove_prefix(begin);
-      const std::size_t end = std::min(rest.find_first_of(" \t\r\f\v"), rest.size());
-      tokens.emplace_back(rest.substr(0, end));
-      token_lines.push_back(lines);
-      rest.remove_prefix(end);
+// assimp's line ends, and its spaces.
+bool off_line_end(char c) { return c == '\n' || c == '\r' || c == '\0' || c == '\f'; }
+bool off_space(char c) { return c == ' ' || c == '\t'; }
+
+// The vertex and face counts of an OFF file's header, read as assimp 5.2's OFF reader reads
+// them, or nothing when its reader would refuse the header. The reader skips spaces, line ends
+// and '#' lines between tokens; takes the leading characters "ST", 'C', 'N', '4' and 'n' of the
+// first token as flags, even when no "OFF" follows (so "40 60 0" announces 0 vertices); reads a
+// dimension after an 'n'; then reads the vertex, face and edge counts as the digits each token
+// begins with, and begins its vertex lines where the next token begins, on the same line if the
+// header line holds more.
+std::optional<OffCounts> off_header_counts(std::string_view text) {
+  std::size_t at = 0;
+  const auto next_token = [&]() {
+    for (;;) {
+      while (at < text.size() && (off_space(text[at]) || (off_line_end(text[at]) && text[at] != '\0'))) ++at;
+      if (at >= text.size() || text[at] != '#') return;
+      while (at < text.size() && !off_line_end(text[at])) ++at;  // a comment line
     }
-  }
-  std::size_t next = 0;
-  if (!tokens.empty() && tokens[0].size() >= 3 && tokens[0].ends_with("OFF")) {
-    next = tokens[0].find('n') != std::string::npos ? 2 : 1;
-  }
-  if (next + 1 >= tokens.size()) return std::nullopt;
-  const auto read_count = [](const std::string& token, std::uint64_t& count) {
-    const std::from_chars_result parsed = std::from_chars(token.data(), token.data() + token.size(), count);
-    return parsed.ec == std::errc{} && parsed.ptr == token.data() + token.size();
   };
+  const auto digits = [&]() {  // assimp's strtoul10, without its 32-bit wrap: larger is refused later
+    std::uint64_t value = 0;
+    for (; at < text.size() && text[at] >= '0' && text[at] <= '9'; ++at) {
+      value = value > (std::uint64_t(1) << 40) ? value : value * 10 + std::uint64_t(text[at] - '0');
+    }
+    return value;
+  };
+  const auto has = [&](std::string_view prefix) { return text.substr(at).starts_with(prefix); };
+  next_token();
+  bool dimension = false;
+  if (has("ST")) at += 2;
+  if (has("C")) ++at;
+  if (has("N")) ++at;
+  if (has("4")) ++at;
+  if (has("n")) ++at, dimension = true;
+  if (has("OFF")) {
+    at += 3;
+    next_token();
+  } else {
+    next_token();
+    if (at >= text.size() || text[at] < '0' || text[at] > '9') return std::nullopt;
+  }
+  if (dimension) {
+    if (digits() > 3) return std::nullopt;
+    next_token();
+  }
   OffCounts counts;
-  if (!read_count(tokens[next], counts.vertices) || !read_count(tokens[next + 1], counts.faces)) return std::nullopt;
-  counts.body_line = token_lines[next + 1] + 1;
+  next_token();
+  counts.vertices = digits();
+  next_token();
+  counts.faces = digits();
+  next_token();
+  digits();  // the edge count
+  next_token();
+  if (counts.vertices == 0 || counts.faces == 0) return std::nullopt;
+  counts.body = at;
   return counts;
 }
 
-// assimp 5.2's OFF reader drops a face line that does not begin with a corner count from 1 to 9
-// (it reads no larger faces) and then reads past its own face array: each face line that the
-// file has is checked here first. Blank lines and comments are skipped.
-Status check_off_face_lines(const std::string& path, const OffCounts& counts) {
-  std::ifstream file(path, std::ios::binary);
-  std::string line;
-  std::size_t number = 0;  // of the last line read, from 1
-  while (number < counts.body_line && std::getline(file, line)) ++number;
-  std::uint64_t vertex = 0, face = 0;
-  while (face < counts.faces && std::getline(file, line)) {
-    ++number;
-    std::istringstream words(line.substr(0, line.find('#')));
-    std::string first;
-    if (!(words >> first)) continue;
-    if (vertex < counts.vertices) {
-      ++vertex;
-      continue;
-    }
+// assimp 5.2's OFF reader (GetNextLine): from `at`, the next line, ending at '\n', '\r', '\0' or
+// '\f' or after 4095 characters, with the line ends after it skipped (but '\0', which ends its
+// buffer); false at the end.
+bool next_off_line(std::string_view text, std::size_t& at, std::string_view& line) {
+  if (at >= text.size() || text[at] == '\0') return false;
+  const std::size_t begin = at;
+  while (at < text.size() && !off_line_end(text[at]) && at - begin < 4095) ++at;
+  line = text.substr(begin, at - begin);
+  while (at < text.size() && off_line_end(text[at]) && text[at] != '\0') ++at;
+  return true;
+}
+
+// assimp 5.2's OFF reader takes a face line that does not begin with a corner count from 1 to 9
+// as no face, lowers its face count and reads on: with more such lines than faces the count
+// wraps below zero and it reads far past its face array (a crash). It reads each face line
+// after skipping spaces, as the digits it begins with. So each of the faces the header
+// announces must have a line that begins with a count from 1 to 9.
+Status check_off_face_lines(const std::string& path, std::string_view text, const OffCounts& counts) {
+  std::size_t at = counts.body;
+  std::string_view line;
+  for (std::uint64_t vertex = 0; vertex < counts.vertices; ++vertex) {
+    if (!next_off_line(text, at, line)) return Status::success();  // assimp says the file is short
+  }
+  for (std::uint64_t face = 0; face < counts.faces; ++face) {
+    if (!next_off_line(text, at, line)) return Status::success();  // assimp says the file is short
+    std::size_t i = 0;
+    while (i < line.size() && off_space(line[i])) ++i;
     std::uint64_t corners = 0;
-    const std::from_chars_result parsed = std::from_chars(first.data(), first.data() + first.size(), corners);
-    const std::string where = "face " + std::to_string(face) + " (line " + std::to_string(number) + ")";
-    if (parsed.ec != std::errc{} || parsed.ptr != first.data() + first.size() || corners == 0) {
-      return fail(StatusCode::parse_error, path, where + " does not begin with its number of corners");
+    const std::size_t first = i;
+    while (i < line.size() && line[i] >= '0' && line[i] <= '9' && corners <= 9) corners = corners * 10 + std::uint64_t(line[i++] - '0');
+    const auto where = [&] {  // counted only for the message
+      return "face " + std::to_string(face) + " (line " + std::to_string(1 + std::count(text.data(), line.data(), '\n')) + ")";
+    };
+    if (i == first || corners == 0) {
+      return fail(StatusCode::parse_error, path, where() + " does not begin with its number of corners");
     }
     if (corners > 9) {
       return fail(StatusCode::parse_error, path,
-                  where + " has " + std::to_string(corners) + " corners; assimp reads OFF faces of at most 9");
+                  where() + " has " + (i < line.size() && std::isdigit(static_cast<unsigned char>(line[i])) ? "more than 9" : std::to_string(corners)) +
+                      " corners; assimp reads OFF faces of at most 9");
     }
-    ++face;
   }
   return Status::success();
 }
@@ -193,28 +228,23 @@ Status check_off_face_lines(const std::string& path, const OffCounts& counts) {
 // beginning with the keyword.
 Status check_off_header(const std::string& path) {
   std::ifstream file(path, std::ios::binary);
+  const std::string text((std::istreambuf_iterator<char>(file)), std::istreambuf_iterator<char>());
+  std::istringstream words(text);
   std::string first_word;
-  file >> first_word;
+  words >> first_word;
   if (lowercase_extension(path) != ".off" && !(first_word.size() >= 3 && first_word.ends_with("OFF"))) {
     return Status::success();
   }
   if (first_word.empty()) return Status::success();  // assimp reports an empty file
-  // A header read otherwise by assimp ("OFF3 1 0" as 3 vertices, say) would escape the checks.
-  const std::optional<OffCounts> counts = off_header_counts(path);
-  if (!counts) {
-    return fail(StatusCode::parse_error, path,
-                "cannot read the file: the OFF header does not give the vertex and face counts");
-  }
-  std::error_code error;
-  const std::uintmax_t size = fs::file_size(path, error);
-  if (error) return Status::success();  // assimp reports what it cannot read
-  if (counts->vertices > size / 5 || counts->faces > size - 5 * counts->vertices) {
+  const std::optional<OffCounts> counts = off_header_counts(text);
+  if (!counts) return Status::success();  // assimp refuses the header itself
+  if (counts->vertices > text.size() / 5 || counts->faces > text.size() - 5 * counts->vertices) {
     return fail(StatusCode::parse_error, path,
                 "the OFF header announces " + std::to_string(counts->vertices) + " vertices and " +
-                    std::to_string(counts->faces) + " faces, more than a file of " + std::to_string(size) +
+                    std::to_string(counts->faces) + " faces, more than a file of " + std::to_string(text.size()) +
                     " bytes can hold (is it truncated?)");
   }
-  return check_off_face_lines(path, *counts);
+  return check_off_face_lines(path, text, *counts);
 }
 
 // assimp 5.2's OFF reader drops a face of more than 9 corners (or of none) and only logs it,
@@ -225,7 +255,9 @@ Status check_off_face_count(const aiScene& scene, const std::string& path) {
   if (scene.mRootNode == nullptr || std::string_view(scene.mRootNode->mName.C_Str()) != "<OFFRoot>") {
     return Status::success();
   }
-  const std::optional<OffCounts> announced = off_header_counts(path);
+  std::ifstream file(path, std::ios::binary);
+  const std::string text((std::istreambuf_iterator<char>(file)), std::istreambuf_iterator<char>());
+  const std::optional<OffCounts> announced = off_header_counts(text);
   std::uint64_t read = 0;
   for (unsigned int i = 0; i < scene.mNumMeshes; ++i) read += scene.mMeshes[i]->mNumFaces;
   if (announced && read < announced->faces) {
@@ -308,9 +340,12 @@ class PlyLines {
     const std::size_t begin = at_;
     while (at_ < text_.size() && !ends_line(text_[at_])) ++at_;
     line = text_.substr(begin, at_ - begin);
+    terminated_ = at_ < text_.size();
     ++at_;  // past the line's end
     return true;
   }
+  // Whether the last line read ended with a line end, not with the file.
+  bool terminated() const { return terminated_; }
   // Where the next line begins (for the binary body after the header).
   std::size_t position() const { return std::min(at_, text_.size()); }
 
@@ -329,6 +364,7 @@ class PlyLines {
   static bool ends_line(char c) { return c == '\n' || c == '\r' || c == '\0' || c == '\f'; }
   std::string_view text_;
   std::size_t at_ = 0;
+  bool terminated_ = false;
 };
 
 // Whether assimp 5.2 reads all of `word` as one value of this kind. Its readers take the longest
@@ -507,7 +543,8 @@ Status check_ply(const std::string& path) {
     const std::string_view keyword = words.empty() ? std::string_view() : words[0];
     const auto word = [&](std::size_t i) { return i < words.size() ? words[i] : std::string_view(); };
     if (keyword == "end_header") {
-      ended = true;
+      // assimp 5.2 may not see an end_header that ends the file (it then reads on forever).
+      ended = lines.terminated();
       break;
     }
     if (keyword == "comment") continue;
