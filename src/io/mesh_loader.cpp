@@ -110,6 +110,13 @@ std::string lowercase_extension(const std::string& path) {
   return extension;
 }
 
+// The whole file, for the format checks below (check_readable has opened it already), which read
+// it only once the format applies.
+std::string file_text(const std::string& path) {
+  std::ifstream file(path, std::ios::binary);
+  return std::string((std::istreambuf_iterator<char>(file)), std::istreambuf_iterator<char>());
+}
+
 struct OffCounts {
   std::uint64_t vertices = 0;
   std::uint64_t faces = 0;
@@ -225,19 +232,18 @@ Status check_off_face_lines(const std::string& path, std::string_view text, cons
 // read, and announce no more than the file can hold. Every vertex takes
 // at least 5 bytes ("0 0 0") and every face 1, so a header that announces more than the file
 // can hold is rejected here first. Applies to the files assimp reads as OFF: named .off, or
-// beginning with the keyword.
-Status check_off_header(const std::string& path) {
-  std::ifstream file(path, std::ios::binary);
-  const std::string text((std::istreambuf_iterator<char>(file)), std::istreambuf_iterator<char>());
-  std::istringstream words(text);
+// beginning with the keyword. `announced` receives the counts, for check_off_face_count.
+Status check_off_header(const std::string& path, std::optional<OffCounts>& announced) {
   std::string first_word;
-  words >> first_word;
+  std::ifstream(path, std::ios::binary) >> first_word;
   if (lowercase_extension(path) != ".off" && !(first_word.size() >= 3 && first_word.ends_with("OFF"))) {
     return Status::success();
   }
   if (first_word.empty()) return Status::success();  // assimp reports an empty file
+  const std::string text = file_text(path);
   const std::optional<OffCounts> counts = off_header_counts(text);
   if (!counts) return Status::success();  // assimp refuses the header itself
+  announced = counts;
   if (counts->vertices > text.size() / 5 || counts->faces > text.size() - 5 * counts->vertices) {
     return fail(StatusCode::parse_error, path,
                 "the OFF header announces " + std::to_string(counts->vertices) + " vertices and " +
@@ -250,14 +256,11 @@ Status check_off_header(const std::string& path) {
 // assimp 5.2's OFF reader drops a face of more than 9 corners (or of none) and only logs it,
 // which would shift every later triangle. check_off_face_lines rejects such faces beforehand;
 // this second line of defence compares the header's face count with what assimp read.
-Status check_off_face_count(const aiScene& scene, const std::string& path) {
+Status check_off_face_count(const aiScene& scene, const std::string& path, const std::optional<OffCounts>& announced) {
   // The OFF reader names its root node so; no other reader does.
   if (scene.mRootNode == nullptr || std::string_view(scene.mRootNode->mName.C_Str()) != "<OFFRoot>") {
     return Status::success();
   }
-  std::ifstream file(path, std::ios::binary);
-  const std::string text((std::istreambuf_iterator<char>(file)), std::istreambuf_iterator<char>());
-  const std::optional<OffCounts> announced = off_header_counts(text);
   std::uint64_t read = 0;
   for (unsigned int i = 0; i < scene.mNumMeshes; ++i) read += scene.mMeshes[i]->mNumFaces;
   if (announced && read < announced->faces) {
@@ -522,12 +525,17 @@ Status check_ply_binary_lists(const std::string& path, std::string_view body, co
 // Both checks of PLY files, over one reading of the header, whose lines are split as assimp
 // splits them.
 Status check_ply(const std::string& path) {
-  std::ifstream file(path, std::ios::binary);
-  const std::string text((std::istreambuf_iterator<char>(file)), std::istreambuf_iterator<char>());
-  PlyLines lines(text);
   std::string_view line;
+  if (lowercase_extension(path) != ".ply") {  // a PLY by its first line: read the file only then
+    char start[4096];
+    std::ifstream file(path, std::ios::binary);
+    file.read(start, sizeof start);
+    PlyLines head(std::string_view(start, static_cast<std::size_t>(file.gcount())));
+    if (!head.next(line) || !line.starts_with("ply")) return Status::success();
+  }
+  const std::string text = file_text(path);
+  PlyLines lines(text);
   if (!lines.next(line)) return Status::success();  // empty: assimp reports it
-  if (lowercase_extension(path) != ".ply" && !line.starts_with("ply")) return Status::success();
   std::string_view format;
   std::vector<PlyElement> elements;
   // As assimp reads a header: an element's properties are the property lines right after it
@@ -728,7 +736,8 @@ Result<TriangleMesh> load_mesh_unguarded(const std::string& path, const MeshLoad
                                          MeshLoadReport& report) {
   if (Status status = check_readable(path); !status.ok()) return status;
   if (Status status = check_ply(path); !status.ok()) return status;
-  if (Status status = check_off_header(path); !status.ok()) return status;
+  std::optional<OffCounts> off_counts;
+  if (Status status = check_off_header(path, off_counts); !status.ok()) return status;
   if (Status status = check_glb_header(path); !status.ok()) return status;
 
   Assimp::Importer importer;
@@ -745,7 +754,7 @@ Result<TriangleMesh> load_mesh_unguarded(const std::string& path, const MeshLoad
       return fail(StatusCode::parse_error, path, "assimp returned a scene with a missing mesh");
     }
   }
-  if (Status status = check_off_face_count(*scene, path); !status.ok()) return status;
+  if (Status status = check_off_face_count(*scene, path, off_counts); !status.ok()) return status;
 
   const Result<std::vector<Placement>> placed = place_parts(*scene, options.apply_node_transforms, path);
   if (!placed.ok()) return placed.status();

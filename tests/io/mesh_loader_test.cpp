@@ -644,12 +644,16 @@ TEST(LoadMeshErrors, PlyHeaderDeclaringVerticesTwiceIsAParseErrorNotAnOverflow) 
   expect_failure(path, StatusCode::parse_error, "element 'vertex' twice");
 }
 
+// An ASCII PLY of one triangle, whose header and vertex lines the PLY tests below edit.
+const std::string kPlyTriangleHeader =
+    "ply\nformat ascii 1.0\nelement vertex 3\nproperty float x\nproperty float y\nproperty float z\n"
+    "element face 1\nproperty list uchar int vertex_indices\nend_header\n";
+const std::string kPlyTriangleVertices = "0 0 0\n1 0 0\n0 1 0\n";
+
 // assimp 5.2 allocates what a PLY announces before reading it.
 TEST(LoadMeshErrors, PlyCountsBeyondWhatTheFileHoldsAreParseErrorsWithoutAllocating) {
   ScratchDirectory dir;
-  const std::string header = "ply\nformat ascii 1.0\nelement vertex 3\nproperty float x\nproperty float y\n"
-                             "property float z\nelement face 1\nproperty list uchar int vertex_indices\nend_header\n";
-  const std::string vertices = "0 0 0\n1 0 0\n0 1 0\n";
+  const std::string header = kPlyTriangleHeader, vertices = kPlyTriangleVertices;
   const std::string whole = dir.file("whole.ply");
   write_file(whole, header + vertices + "3 0 1 2\n");
   EXPECT_EQ(load_or_die(whole).triangle_count(), 1u);
@@ -682,9 +686,7 @@ TEST(LoadMeshErrors, PlyCountsBeyondWhatTheFileHoldsAreParseErrorsWithoutAllocat
 // 26 GB each). So each line must hold exactly its values.
 TEST(LoadMeshErrors, PlyAsciiLinesMustHoldExactlyTheirValues) {
   ScratchDirectory dir;
-  const std::string header = "ply\nformat ascii 1.0\nelement vertex 3\nproperty float x\nproperty float y\n"
-                             "property float z\nelement face 1\nproperty list uchar int vertex_indices\nend_header\n";
-  const std::string vertices = "0 0 0\n1 0 0\n0 1 0\n";
+  const std::string header = kPlyTriangleHeader, vertices = kPlyTriangleVertices;
   const auto edited = [](std::string text, const std::string& from, const std::string& to) {
     return text.replace(text.find(from), from.size(), to);
   };
