@@ -13,6 +13,7 @@
 #include <cstring>
 #include <exception>
 #include <filesystem>
+#include <functional>
 #include <fstream>
 #include <iterator>
 #include <limits>
@@ -24,6 +25,7 @@
 #include <utility>
 #include <vector>
 
+#include "child_process.hpp"
 #include "hitscan/math/mat3.hpp"
 
 namespace hitscan::io {
@@ -732,18 +734,23 @@ void append_part(const Placement& part, bool with_normals, std::vector<Vec3f>& p
   }
 }
 
-Result<TriangleMesh> load_mesh_unguarded(const std::string& path, const MeshLoadOptions& options,
-                                         MeshLoadReport& report) {
-  if (Status status = check_readable(path); !status.ok()) return status;
-  if (Status status = check_ply(path); !status.ok()) return status;
-  std::optional<OffCounts> off_counts;
-  if (Status status = check_off_header(path, off_counts); !status.ok()) return status;
-  if (Status status = check_glb_header(path); !status.ok()) return status;
+// What the importer read, as load_mesh hands it to TriangleMesh::make.
+struct Imported {
+  std::vector<Vec3f> positions;
+  std::vector<Vec3f> normals;
+  std::vector<TriangleMesh::Indices> triangles;
+};
 
+// assimp's reading of the file and the parts it gives, made into one mesh's arrays. `on_read`
+// runs once assimp's reader has returned.
+Result<Imported> import_file(const std::string& path, const MeshLoadOptions& options,
+                             const std::optional<OffCounts>& off_counts, MeshLoadReport& report,
+                             const std::function<void()>& on_read) {
   Assimp::Importer importer;
   // Formats with a skeleton but no mesh (BVH, some MD5) would otherwise get a made-up mesh of bones.
   importer.SetPropertyBool(AI_CONFIG_IMPORT_NO_SKELETON_MESHES, true);
   const aiScene* scene = importer.ReadFile(path, 0u);
+  on_read();
   if (scene == nullptr) {
     const std::string reason = importer.GetErrorString();
     return fail(StatusCode::parse_error, path,
@@ -775,15 +782,154 @@ Result<TriangleMesh> load_mesh_unguarded(const std::string& path, const MeshLoad
   }
 
   const bool with_normals = options.read_normals && totals.all_have_normals;
-  std::vector<Vec3f> positions;
-  std::vector<Vec3f> normals;
-  std::vector<TriangleMesh::Indices> triangles;
-  positions.reserve(static_cast<std::size_t>(totals.vertices));
-  if (with_normals) normals.reserve(static_cast<std::size_t>(totals.vertices));
-  triangles.reserve(totals.triangles);
-  for (const Placement& part : placements) append_part(part, with_normals, positions, normals, triangles);
+  Imported out;
+  out.positions.reserve(static_cast<std::size_t>(totals.vertices));
+  if (with_normals) out.normals.reserve(static_cast<std::size_t>(totals.vertices));
+  out.triangles.reserve(totals.triangles);
+  for (const Placement& part : placements) append_part(part, with_normals, out.positions, out.normals, out.triangles);
+  return out;
+}
 
-  Result<TriangleMesh> mesh = TriangleMesh::make(std::move(positions), std::move(triangles), std::move(normals));
+// f(), with any exception it lets out turned into an error naming the file: assimp reports
+// through ReadFile's return value, but its readers may still throw (an allocation failure at
+// least), and no exception crosses load_mesh or leaves a loading child.
+template <class F>
+auto guarded(const std::string& path, F&& f) -> decltype(f()) {
+  try {
+    return f();
+  } catch (const std::bad_alloc&) {
+    return fail(StatusCode::out_of_memory, path, "out of memory while loading the mesh");
+  } catch (const std::exception& e) {
+    return fail(StatusCode::parse_error, path, std::string("cannot read the file: ") + e.what());
+  } catch (...) {
+    return fail(StatusCode::parse_error, path, "cannot read the file: unknown failure");
+  }
+}
+
+Result<Imported> import_guarded(const std::string& path, const MeshLoadOptions& options,
+                                const std::optional<OffCounts>& off_counts, MeshLoadReport& report,
+                                const std::function<void()>& on_read) {
+  return guarded(path, [&] { return import_file(path, options, off_counts, report, on_read); });
+}
+
+// The child's answer: kRead once assimp's reader has returned, then kError (code, message) or
+// kMesh (the report, the three counts, the three arrays), in the machine's own byte order.
+constexpr char kRead = 'R', kError = 'E', kMesh = 'M';
+
+template <class T>
+void send_value(const detail::ChildSend& send, const T& value) {
+  send(std::string_view(reinterpret_cast<const char*>(&value), sizeof value));
+}
+template <class T>
+void send_array(const detail::ChildSend& send, const std::vector<T>& values) {
+  send_value(send, static_cast<std::uint64_t>(values.size()));
+  send(std::string_view(reinterpret_cast<const char*>(values.data()), values.size() * sizeof(T)));
+}
+
+// Reads the child's answer back.
+class Answer {
+ public:
+  explicit Answer(std::string_view bytes) : rest_(bytes) {}
+  template <class T>
+  bool value(T& out) {
+    if (rest_.size() < sizeof out) return false;
+    std::memcpy(&out, rest_.data(), sizeof out);
+    rest_.remove_prefix(sizeof out);
+    return true;
+  }
+  template <class T>
+  bool array(std::vector<T>& out) {
+    std::uint64_t count = 0;
+    if (!value(count) || count > rest_.size() / sizeof(T)) return false;
+    out.resize(static_cast<std::size_t>(count));
+    if (count != 0) std::memcpy(out.data(), rest_.data(), out.size() * sizeof(T));
+    rest_.remove_prefix(out.size() * sizeof(T));
+    return true;
+  }
+  std::string_view rest() const { return rest_; }
+
+ private:
+  std::string_view rest_;
+};
+
+// import_guarded in a child process: a crash or hang of assimp's readers ends the child, and
+// the load fails with a message that says so. Nothing when no child could be made.
+std::optional<Result<Imported>> import_isolated(const std::string& path, const MeshLoadOptions& options,
+                                                const std::optional<OffCounts>& off_counts, MeshLoadReport& report) {
+  const detail::ChildRun run = detail::run_in_child(
+      [&](const detail::ChildSend& send, const std::function<void()>& restore_handlers) {
+        MeshLoadReport counts;
+        const Result<Imported> imported = import_guarded(path, options, off_counts, counts, [&] {
+          send(std::string_view(&kRead, 1));
+          restore_handlers();  // from here on the code is hitscan's own
+        });
+        if (!imported.ok()) {
+          send(std::string_view(&kError, 1));
+          send_value(send, static_cast<std::int32_t>(imported.status().code()));
+          send(imported.status().message());
+          return;
+        }
+        send(std::string_view(&kMesh, 1));
+        send_value(send, counts);
+        send_array(send, imported.value().positions);
+        send_array(send, imported.value().normals);
+        send_array(send, imported.value().triangles);
+      },
+      options.time_limit_seconds);
+  const bool read = !run.output.empty() && run.output[0] == kRead;
+  switch (run.end) {
+    case detail::ChildEnd::not_started:
+      return std::nullopt;
+    case detail::ChildEnd::timed_out: {
+      char limit[32];
+      std::snprintf(limit, sizeof limit, "%g", options.time_limit_seconds);
+      return fail(StatusCode::io_error, path,
+                  std::string(read ? "turning assimp's scene into a mesh" : "assimp's reader") + " did not finish within " +
+                      limit + " s and was stopped");
+    }
+    case detail::ChildEnd::crashed:
+      if (!read) return fail(StatusCode::parse_error, path, "assimp's reader crashed on the file (" + run.how + ")");
+      return fail(StatusCode::parse_error, path,
+                  "hitscan crashed turning assimp's scene into a mesh (" + run.how + "): a bug, please report it");
+    case detail::ChildEnd::finished:
+      break;
+  }
+  Answer answer(std::string_view(run.output).substr(read ? 1 : 0));
+  char kind = 0;
+  const auto malformed = [&] {
+    return fail(StatusCode::parse_error, path, "the loading process gave a malformed answer");
+  };
+  if (!read || !answer.value(kind)) return malformed();
+  if (kind == kError) {
+    std::int32_t code = 0;
+    if (!answer.value(code)) return malformed();
+    return Status{static_cast<StatusCode>(code), std::string(answer.rest())};
+  }
+  Imported imported;
+  MeshLoadReport counts;
+  if (kind != kMesh || !answer.value(counts) || !answer.array(imported.positions) || !answer.array(imported.normals) ||
+      !answer.array(imported.triangles) || !answer.rest().empty()) {
+    return malformed();
+  }
+  report = counts;
+  return imported;
+}
+
+Result<TriangleMesh> load_mesh_unguarded(const std::string& path, const MeshLoadOptions& options,
+                                         MeshLoadReport& report) {
+  if (Status status = check_readable(path); !status.ok()) return status;
+  if (Status status = check_ply(path); !status.ok()) return status;
+  std::optional<OffCounts> off_counts;
+  if (Status status = check_off_header(path, off_counts); !status.ok()) return status;
+  if (Status status = check_glb_header(path); !status.ok()) return status;
+
+  std::optional<Result<Imported>> imported;
+  if (options.isolate_importer) imported = import_isolated(path, options, off_counts, report);
+  if (!imported) imported = import_guarded(path, options, off_counts, report, [] {});
+  if (!imported->ok()) return imported->status();
+  Imported& parts = imported->value();
+  Result<TriangleMesh> mesh =
+      TriangleMesh::make(std::move(parts.positions), std::move(parts.triangles), std::move(parts.normals));
   if (!mesh.ok()) {
     const Status& status = mesh.status();
     // A file's bad coordinates are malformed contents, not a caller's bad argument.
@@ -799,22 +945,9 @@ Result<TriangleMesh> load_mesh(const std::string& path, const MeshLoadOptions& o
   MeshLoadReport local;
   MeshLoadReport& counts = report != nullptr ? *report : local;
   counts = {};
-  // assimp reports through ReadFile's return value, but its readers may still let an exception
-  // out (an allocation failure at least); none crosses this function.
-  try {
-    Result<TriangleMesh> mesh = load_mesh_unguarded(path, options, counts);
-    if (!mesh.ok()) counts = {};
-    return mesh;
-  } catch (const std::bad_alloc&) {
-    counts = {};
-    return fail(StatusCode::out_of_memory, path, "out of memory while loading the mesh");
-  } catch (const std::exception& e) {
-    counts = {};
-    return fail(StatusCode::parse_error, path, std::string("cannot read the file: ") + e.what());
-  } catch (...) {
-    counts = {};
-    return fail(StatusCode::parse_error, path, "cannot read the file: unknown failure");
-  }
+  Result<TriangleMesh> mesh = guarded(path, [&] { return load_mesh_unguarded(path, options, counts); });
+  if (!mesh.ok()) counts = {};
+  return mesh;
 }
 
 }  // namespace hitscan::io

@@ -17,6 +17,16 @@ struct MeshLoadOptions {
   /// Place each part where the file's scene graph puts it. false reads every part exactly once,
   /// in the order the file lists them, in the part's own coordinates. See load_mesh().
   bool apply_node_transforms = true;
+  /// Run assimp's reader in a child process (Linux; elsewhere, or when no process can be made,
+  /// it runs in the caller's): a reader that crashes on a hostile or damaged file then fails
+  /// the load with parse_error ("assimp's reader crashed on the file (signal 11 ...)") instead
+  /// of ending the caller's process, and whatever it allocated goes with the child. The
+  /// vertices and triangles come back through a pipe; the pre-checks of load_mesh() and
+  /// TriangleMesh's validation run in the caller's process. false runs the reader in-process.
+  bool isolate_importer = true;
+  /// With isolate_importer, a positive limit stops a reader still running after this many
+  /// seconds and fails the load with io_error; 0 waits as long as the reader takes.
+  double time_limit_seconds = 0;
 };
 
 /// What load_mesh() read besides the triangles; all zero after a failed load.
