@@ -23,6 +23,10 @@ struct MeshLoadOptions {
   /// of ending the caller's process, and whatever it allocated goes with the child. The
   /// vertices and triangles come back through a pipe; the pre-checks of load_mesh() and
   /// TriangleMesh's validation run in the caller's process. false runs the reader in-process.
+  /// The child is forked without exec: glibc's allocator is safe across fork, but those of the
+  /// address and thread sanitizers (GCC 12, clang 14) are not, and in a sanitizer build a child
+  /// forked while another thread allocates can hang; there, load before starting threads, set
+  /// a time limit, or set this false.
   bool isolate_importer = true;
   /// With isolate_importer, a positive limit stops a reader still running after this many
   /// seconds and fails the load with io_error; 0 waits as long as the reader takes.
