@@ -33,7 +33,7 @@ bool write_all(int fd, std::string_view bytes) {
   return true;
 }
 
-// Closes the descriptors from `first` up, but `keep`.
+// Closes every descriptor from 3 up but `keep`.
 void close_inherited(int keep) {
   const auto close_range = [](unsigned first, unsigned last) {
     if (first > last) return;
@@ -109,12 +109,12 @@ ChildRun run_in_child(const std::function<void(const ChildSend&, const std::func
   for (;;) {
     int wait_ms = -1;
     if (limited) {
-      const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now());
+      const auto left = std::chrono::ceil<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now());
       if (left.count() <= 0) {
         timed_out = true;
         break;
       }
-      wait_ms = left.count() > 1'000'000 ? 1'000'000 : static_cast<int>(left.count()) + 1;
+      wait_ms = left.count() > 1'000'000 ? 1'000'000 : static_cast<int>(left.count());
     }
     pollfd p{fds[0], POLLIN, 0};
     const int ready = ::poll(&p, 1, wait_ms);

@@ -806,12 +806,6 @@ auto guarded(const std::string& path, F&& f) -> decltype(f()) {
   }
 }
 
-Result<Imported> import_guarded(const std::string& path, const MeshLoadOptions& options,
-                                const std::optional<OffCounts>& off_counts, MeshLoadReport& report,
-                                const std::function<void()>& on_read) {
-  return guarded(path, [&] { return import_file(path, options, off_counts, report, on_read); });
-}
-
 // The child's answer: kRead once assimp's reader has returned, then kError (code, message) or
 // kMesh (the report, the three counts, the three arrays), in the machine's own byte order.
 constexpr char kRead = 'R', kError = 'E', kMesh = 'M';
@@ -852,16 +846,19 @@ class Answer {
   std::string_view rest_;
 };
 
-// import_guarded in a child process: a crash or hang of assimp's readers ends the child, and
+// import_file in a child process: a crash or hang of assimp's readers ends the child, and
 // the load fails with a message that says so. Nothing when no child could be made.
 std::optional<Result<Imported>> import_isolated(const std::string& path, const MeshLoadOptions& options,
                                                 const std::optional<OffCounts>& off_counts, MeshLoadReport& report) {
   const detail::ChildRun run = detail::run_in_child(
       [&](const detail::ChildSend& send, const std::function<void()>& restore_handlers) {
         MeshLoadReport counts;
-        const Result<Imported> imported = import_guarded(path, options, off_counts, counts, [&] {
-          send(std::string_view(&kRead, 1));
-          restore_handlers();  // from here on the code is hitscan's own
+        // guarded: no exception may leave the child.
+        const Result<Imported> imported = guarded(path, [&] {
+          return import_file(path, options, off_counts, counts, [&] {
+            send(std::string_view(&kRead, 1));
+            restore_handlers();  // from here on the code is hitscan's own
+          });
         });
         if (!imported.ok()) {
           send(std::string_view(&kError, 1));
@@ -925,7 +922,7 @@ Result<TriangleMesh> load_mesh_unguarded(const std::string& path, const MeshLoad
 
   std::optional<Result<Imported>> imported;
   if (options.isolate_importer) imported = import_isolated(path, options, off_counts, report);
-  if (!imported) imported = import_guarded(path, options, off_counts, report, [] {});
+  if (!imported) imported = import_file(path, options, off_counts, report, [] {});  // load_mesh guards it
   if (!imported->ok()) return imported->status();
   Imported& parts = imported->value();
   Result<TriangleMesh> mesh =

@@ -53,14 +53,6 @@ int accepted_faces(const PackHit<simd::Float4>& h, FaceMode faces) {
   return 0xF;
 }
 
-// Asks for the cache lines of a leaf's first pack (traverse's leaf prefetcher).
-struct PrefetchPack {
-  const LeafPack* packs;
-  void operator()(std::uint32_t first) const {
-    const auto* line = reinterpret_cast<const char*>(packs + first);
-    for (std::size_t offset = 0; offset < sizeof(LeafPack); offset += 64) __builtin_prefetch(line + offset);
-  }
-};
 
 }  // namespace
 

@@ -34,6 +34,15 @@ struct MeshBvh::Data {
   std::vector<std::uint32_t> left_out;
 };
 
+/// Asks for the cache lines of a leaf's first pack (traverse's leaf prefetcher, and the packet
+/// walk's).
+struct PrefetchPack {
+  const LeafPack* packs;
+  void operator()(std::uint32_t first) const {
+    const auto* line = reinterpret_cast<const char*>(packs + first);
+    for (std::size_t offset = 0; offset < sizeof(LeafPack); offset += 64) __builtin_prefetch(line + offset);
+  }
+};
 
 /// The corners of lane `lane` of a pack, as the mesh has them (padding lanes are NaN).
 inline Trianglef lane_triangle(const TrianglePack4& pack, int lane) {

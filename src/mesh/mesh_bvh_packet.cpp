@@ -208,18 +208,6 @@ std::uint64_t still_open(const Packet& p, std::uint64_t rays, float t_enter) {
   return open;
 }
 
-// Asks for the cache lines of a child about to be pushed: an inner node's, or its leaf's first pack.
-void prefetch_child(const MeshBvh::Data& d, std::uint32_t child, std::uint32_t count) {
-  const char* line;
-  std::size_t size;
-  if (count == 0) {
-    line = reinterpret_cast<const char*>(d.nodes.data() + child), size = sizeof(bvh::WideNode);
-  } else {
-    line = reinterpret_cast<const char*>(d.packs.data() + child), size = sizeof(LeafPack);
-  }
-  for (std::size_t offset = 0; offset < size; offset += 64) __builtin_prefetch(line + offset);
-}
-
 // The walk: nearest child first by its packet entry bound; a stack entry is skipped, or loses
 // rays, when the rays' hits have moved nearer than it.
 void trace_packet(const MeshBvh::Data& d, Packet& p, std::uint64_t all, FaceMode faces) {
@@ -255,7 +243,12 @@ void trace_packet(const MeshBvh::Data& d, Packet& p, std::uint64_t all, FaceMode
         const int i = std::countr_zero(c);
         if (entering[i] == 0) continue;
         const Entry e{node.child[i], node.count[i], entering[i], t_enter[i], current.child, std::uint32_t(i)};
-        prefetch_child(d, e.child, e.count);
+        // Its cache lines are asked for now, as traverse does for single rays.
+        if (e.count == 0) {
+          bvh::prefetch_node(d.nodes[e.child]);
+        } else {
+          PrefetchPack{d.packs.data()}(e.child);
+        }
         // Insertion by descending entry bound, so that the nearest child is popped first.
         int k = top++;
         while (k > base && stack[k - 1].t < e.t) {
