@@ -207,6 +207,29 @@ TYPED_TEST(RayTriangle, WatertightRayPicksTheDominantAxisAndTheOverloadAgrees) {
   EXPECT_EQ(w.tmax, T(7));
   EXPECT_EQ(WatertightRay<T>::from_ray({{0, 0, 0}, {-4, 1, 2}}).kz, 0);
   EXPECT_EQ(WatertightRay<T>::from_ray({{0, 0, 0}, {1, 1, -2}}).kz, 2);
+  // Every pattern of signs and ties: kz is max_dimension's axis, and (kx, ky) the next two axes
+  // in cyclic order, swapped when dir points backwards along kz (the winding kept).
+  const T magnitudes[] = {0, 1, 2};
+  for (const T x : magnitudes) {
+    for (const T y : magnitudes) {
+      for (const T z : magnitudes) {
+        for (int signs = 0; signs < 8; ++signs) {
+          const Vec3<T> d{(signs & 1) ? -x : x, (signs & 2) ? -y : y, (signs & 4) ? -z : z};
+          const WatertightRay<T> p = WatertightRay<T>::from_ray({{0, 0, 0}, d});
+          if (x == 0 && y == 0 && z == 0) {
+            EXPECT_FALSE(p.valid);
+            continue;
+          }
+          const int kz = max_dimension(d);
+          const int next = (kz + 1) % 3, after = (kz + 2) % 3;
+          const bool backwards = d[kz] < 0;
+          EXPECT_EQ(p.kz, kz) << hex(d);
+          EXPECT_EQ(p.kx, backwards ? after : next) << hex(d);
+          EXPECT_EQ(p.ky, backwards ? next : after) << hex(d);
+        }
+      }
+    }
+  }
   // The precomputed form gives bit-identical results.
   Rng rng(0x77u);
   for (int i = 0; i < 2000; ++i) {

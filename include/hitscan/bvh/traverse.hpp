@@ -164,8 +164,9 @@ void traverse(std::span<const WideNode> nodes, const Rayf& ray, float& tmax, Lea
           if ((mask & (mask - 1)) == 0) {
             // Two children, the most common case after one: the nearer is next, the farther waits.
             const int second = std::countr_zero(mask);
-            const bool swap = t[second] < t[first];
-            const int near = swap ? second : first, far = swap ? first : second;
+            // An integer mask, not a select the compiler may turn into a jump (unpredictable here).
+            const int swap = (first ^ second) & -static_cast<int>(t[second] < t[first]);
+            const int near = first ^ swap, far = second ^ swap;
             stack[top++] = {node.child[far], node.count[far], t[far]};
             if (node.count[far] == 0) {
               prefetch_node(nodes[node.child[far]]);
@@ -177,7 +178,9 @@ void traverse(std::span<const WideNode> nodes, const Rayf& ray, float& tmax, Lea
           }
         }
         const int base = top;
-        for (mask |= 1u << first; mask != 0; mask &= mask - 1) {
+        const unsigned hits = mask | (1u << first);
+        top += std::popcount(hits);
+        for (mask = hits; mask != 0; mask &= mask - 1) {
           const int i = std::countr_zero(mask);
           const Entry e{node.child[i], node.count[i], t[i]};
           if (e.count == 0) {
@@ -185,13 +188,18 @@ void traverse(std::span<const WideNode> nodes, const Rayf& ray, float& tmax, Lea
           } else {
             prefetch_leaf(e.child);
           }
-          int k = top++;
+          int k;
           if constexpr (kSortChildren) {
-            // Insertion by descending t, so that the nearest child is popped first.
-            while (k > base && stack[k - 1].t < e.t) {
-              stack[k] = stack[k - 1];
-              --k;
-            }
+            // Placed by rank, descending t, so that the nearest child is popped first: below it
+            // go the children farther away and, among equal entries, those of lower lanes (the
+            // order an insertion sort gives). Counting rather than shifting: an insertion sort's
+            // loop is a branch that incoherent rays mispredict once or twice a ray.
+            const simd::Float8 te(e.t);
+            const unsigned farther = static_cast<unsigned>(bits(boxes.t > te));
+            const unsigned tied_before = static_cast<unsigned>(bits(boxes.t == te)) & ((1u << i) - 1u);
+            k = base + std::popcount(farther & hits) + std::popcount(tied_before & hits);
+          } else {
+            k = base + std::popcount(hits & ((1u << i) - 1u));
           }
           stack[k] = e;
         }

@@ -32,14 +32,24 @@ inline WatertightRay<T> WatertightRay<T>::from_ray(const Ray<T>& ray) {
   r.origin = ray.origin;
   r.tmin = ray.tmin;
   r.tmax = ray.tmax;
-  // Arrays and selects rather than branches: the axes of random rays are unpredictable.
+  // Arrays and integer masks rather than branches: the axes of random rays are unpredictable,
+  // and the compiler turns plain selects among these small integers into jumps that a stream of
+  // random rays mispredicts about half the time.
   const T d[3] = {ray.dir.x, ray.dir.y, ray.dir.z};
-  r.kz = max_dimension(ray.dir);
-  const int next = r.kz == 2 ? 0 : r.kz + 1, after = next == 2 ? 0 : next + 1;
+  const Vec3<T> m = abs(ray.dir);
+  // max_dimension's answer, NaN included: x over y when m.x >= m.y, then the larger over z.
+  const int x_over_y = int(m.x >= m.y);
+  const T larger = x_over_y != 0 ? m.x : m.y;
+  const int z_wins = int(!(larger >= m.z));
+  const int xy = 1 - x_over_y;
+  r.kz = xy + z_wins * (2 - xy);
+  constexpr int kNext[3] = {1, 2, 0};
+  const int next = kNext[r.kz], after = kNext[next];
   // Keep the triangle's winding in the sheared frame when the main axis points backwards.
-  const bool backwards = d[r.kz] < T(0);
-  r.kx = backwards ? after : next;
-  r.ky = backwards ? next : after;
+  const int backwards = -int(d[r.kz] < T(0));  // all bits set or none
+  const int swap = (next ^ after) & backwards;
+  r.kx = next ^ swap;
+  r.ky = after ^ swap;
   r.shear_x = d[r.kx] / d[r.kz];
   r.shear_y = d[r.ky] / d[r.kz];
   r.shear_z = T(1) / d[r.kz];
