@@ -140,6 +140,14 @@ void traverse(std::span<const WideNode> nodes, const Rayf& ray, float& tmax, Lea
   int top = 0;
   Entry current{0, 0, ray.tmin};
   float cull = cull_limit(tmax);  // follows tmax, which only the leaves lower
+  // A child's cache lines, asked for when it goes on the stack.
+  const auto prefetch_child = [&](std::uint32_t child, std::uint32_t count) {
+    if (count == 0) {
+      prefetch_node(nodes[child]);
+    } else {
+      prefetch_leaf(child);
+    }
+  };
   for (;;) {
     if (current.count != 0) {
       if (leaf(current.child, current.count, tmax, leaf_floor(current.t))) return;
@@ -160,22 +168,17 @@ void traverse(std::span<const WideNode> nodes, const Rayf& ray, float& tmax, Lea
         }
         alignas(32) float t[kWideWidth];
         boxes.t.store(t);
-        if constexpr (kSortChildren) {
-          if ((mask & (mask - 1)) == 0) {
-            // Two children, the most common case after one: the nearer is next, the farther waits.
-            const int second = std::countr_zero(mask);
-            // An integer mask, not a select the compiler may turn into a jump (unpredictable here).
-            const int swap = (first ^ second) & -static_cast<int>(t[second] < t[first]);
-            const int near = first ^ swap, far = second ^ swap;
-            stack[top++] = {node.child[far], node.count[far], t[far]};
-            if (node.count[far] == 0) {
-              prefetch_node(nodes[node.child[far]]);
-            } else {
-              prefetch_leaf(node.child[far]);
-            }
-            current = {node.child[near], node.count[near], t[near]};
-            continue;
-          }
+        if ((mask & (mask - 1)) == 0) {
+          // Two children, the most common case after one: one is next, the other waits. Sorted,
+          // the nearer is next; unsorted, the higher lane, as the general case below pops it.
+          const int second = std::countr_zero(mask);
+          // An integer mask, not a select the compiler may turn into a jump (unpredictable here).
+          const int swap = kSortChildren ? (first ^ second) & -static_cast<int>(t[second] < t[first]) : first ^ second;
+          const int next = first ^ swap, waits = second ^ swap;
+          stack[top++] = {node.child[waits], node.count[waits], t[waits]};
+          prefetch_child(node.child[waits], node.count[waits]);
+          current = {node.child[next], node.count[next], t[next]};
+          continue;
         }
         const int base = top;
         const unsigned hits = mask | (1u << first);
@@ -183,11 +186,7 @@ void traverse(std::span<const WideNode> nodes, const Rayf& ray, float& tmax, Lea
         for (mask = hits; mask != 0; mask &= mask - 1) {
           const int i = std::countr_zero(mask);
           const Entry e{node.child[i], node.count[i], t[i]};
-          if (e.count == 0) {
-            prefetch_node(nodes[e.child]);
-          } else {
-            prefetch_leaf(e.child);
-          }
+          prefetch_child(e.child, e.count);
           int k;
           if constexpr (kSortChildren) {
             // Placed by rank, descending t, so that the nearest child is popped first: below it
