@@ -63,8 +63,8 @@ bool ray_vs_aabb_interval(const Aabb<T>& box, const RayInverse<T>& ray, T& t_ent
   T t0 = ray.tmin;
   T t1 = ray.tmax;
   for (int i = 0; i < 3; ++i) {
-    const T near_side = ray.sign[i] ? box.max[i] : box.min[i];
-    const T far_side = ray.sign[i] ? box.min[i] : box.max[i];
+    const T near_side = box_side(box, ray.sign[i], i);
+    const T far_side = box_side(box, 1 - ray.sign[i], i);
     const T tn = (near_side - ray.origin[i]) * ray.inv_dir[i];
     const T tf = (far_side - ray.origin[i]) * ray.inv_dir[i];
     // Operand order matters: hitscan::max(a, b) and min(a, b) return a when b is NaN, so the

@@ -28,6 +28,7 @@
 
 #include "hitscan/assert.hpp"
 #include "hitscan/bvh/dynamic_tree_quad.hpp"
+#include "hitscan/bvh/stack_rank.hpp"
 #include "hitscan/geometry/ray_aabb.hpp"
 #include "hitscan/math/aabb.hpp"
 
@@ -321,21 +322,19 @@ TreeQueryStats DynamicTree::walk_ray(const Rayf& ray, Vec3f half_extents, Callba
         const int second = std::countr_zero(hit);
         hit &= hit - 1;
         if (hit == 0) {  // two: the nearer goes next, the farther waits
-          const bool swap = t[second] < t[first];
-          const int near = swap ? second : first, far = swap ? first : second;
-          stack[top++] = {quad.child[far], t[far]};
-          current = {quad.child[near], t[near]};
+          const NearFar order = order_two(first, t[first], second, t[second]);
+          stack[top++] = {quad.child[order.far], t[order.far]};
+          current = {quad.child[order.near], t[order.near]};
           continue;
         }
         // More: all wait, nearer ones on top, and the nearest goes next.
-        const int base = top;
-        for (hit |= (1u << first) | (1u << second); hit != 0; hit &= hit - 1) {
+        const unsigned lanes = hit | (1u << first) | (1u << second);
+        const simd::Float4 entries = simd::Float4::load(t);
+        for (hit = lanes; hit != 0; hit &= hit - 1) {
           const int lane = std::countr_zero(hit);
-          const WalkEntry e{quad.child[lane], t[lane]};
-          int k = top++;
-          for (; k > base && stack[k - 1].t < e.t; --k) stack[k] = stack[k - 1];
-          stack[k] = e;
+          stack[top + rank_nearest_on_top(entries, lanes, lane, t[lane])] = {quad.child[lane], t[lane]};
         }
+        top += std::popcount(lanes);
         current = stack[--top];
         continue;
       }
@@ -371,14 +370,12 @@ TreeQueryStats DynamicTree::nearest_query(Vec3f point, float max_distance_square
       d2.store(d);
       // Nearer lanes on top; the lanes in use only (an unused lane is infinitely far, and best
       // may be infinite).
-      const int base = top;
-      for (unsigned near = bits(d2 <= simd::Float4(best)) & quad.lanes(); near != 0; near &= near - 1) {
+      const unsigned lanes = bits(d2 <= simd::Float4(best)) & quad.lanes();
+      for (unsigned near = lanes; near != 0; near &= near - 1) {
         const int lane = std::countr_zero(near);
-        const WalkEntry e{quad.child[lane], d[lane]};
-        int k = top++;
-        for (; k > base && stack[k - 1].t < e.t; --k) stack[k] = stack[k - 1];
-        stack[k] = e;
+        stack[top + rank_nearest_on_top(d2, lanes, lane, d[lane])] = {quad.child[lane], d[lane]};
       }
+      top += std::popcount(lanes);
     }
     do {  // the bound shrank since farther entries were pushed
       if (top == 0) return stats;

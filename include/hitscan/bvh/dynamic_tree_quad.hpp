@@ -31,8 +31,8 @@ inline bool ray_enters_box(const Aabbf& box, const RayInverse<float>& ray, float
   constexpr float kFarScale = 1.0f + 2.0f * kGamma3;
   float t0 = ray.tmin, t1 = tmax;
   for (int i = 0; i < 3; ++i) {
-    const float near_side = ray.sign[i] ? box.max[i] : box.min[i];
-    const float far_side = ray.sign[i] ? box.min[i] : box.max[i];
+    const float near_side = box_side(box, ray.sign[i], i);
+    const float far_side = box_side(box, 1 - ray.sign[i], i);
     // Operand order drops the NaN of an origin on a face of a slab the ray is parallel to.
     t0 = max(t0, (near_side - ray.origin[i]) * ray.inv_dir[i]);
     t1 = min(t1, (far_side - ray.origin[i]) * ray.inv_dir[i] * kFarScale);

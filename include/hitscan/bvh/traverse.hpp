@@ -7,6 +7,7 @@
 #include <limits>
 #include <span>
 
+#include "hitscan/bvh/stack_rank.hpp"
 #include "hitscan/bvh/wide_bvh.hpp"
 
 namespace hitscan::bvh {
@@ -172,9 +173,8 @@ void traverse(std::span<const WideNode> nodes, const Rayf& ray, float& tmax, Lea
           // Two children, the most common case after one: one is next, the other waits. Sorted,
           // the nearer is next; unsorted, the higher lane, as the general case below pops it.
           const int second = std::countr_zero(mask);
-          // An integer mask, not a select the compiler may turn into a jump (unpredictable here).
-          const int swap = kSortChildren ? (first ^ second) & -static_cast<int>(t[second] < t[first]) : first ^ second;
-          const int next = first ^ swap, waits = second ^ swap;
+          const NearFar order = kSortChildren ? order_two(first, t[first], second, t[second]) : NearFar{second, first};
+          const int next = order.near, waits = order.far;
           stack[top++] = {node.child[waits], node.count[waits], t[waits]};
           prefetch_child(node.child[waits], node.count[waits]);
           current = {node.child[next], node.count[next], t[next]};
@@ -187,20 +187,9 @@ void traverse(std::span<const WideNode> nodes, const Rayf& ray, float& tmax, Lea
           const int i = std::countr_zero(mask);
           const Entry e{node.child[i], node.count[i], t[i]};
           prefetch_child(e.child, e.count);
-          int k;
-          if constexpr (kSortChildren) {
-            // Placed by rank, descending t, so that the nearest child is popped first: below it
-            // go the children farther away and, among equal entries, those of lower lanes (the
-            // order an insertion sort gives). Counting rather than shifting: an insertion sort's
-            // loop is a branch that incoherent rays mispredict once or twice a ray.
-            const simd::Float8 te(e.t);
-            const unsigned farther = static_cast<unsigned>(bits(boxes.t > te));
-            const unsigned tied_before = static_cast<unsigned>(bits(boxes.t == te)) & ((1u << i) - 1u);
-            k = base + std::popcount(farther & hits) + std::popcount(tied_before & hits);
-          } else {
-            k = base + std::popcount(hits & ((1u << i) - 1u));
-          }
-          stack[k] = e;
+          // Sorted, nearest on top; unsorted, in lane order.
+          const int k = kSortChildren ? rank_nearest_on_top(boxes.t, hits, i, e.t) : std::popcount(hits & ((1u << i) - 1u));
+          stack[base + k] = e;
         }
       }
     }

@@ -34,6 +34,15 @@ struct RayInverse {
   static RayInverse from_ray(const Ray<T>& ray);
 };
 
+/// box.min[axis] for side 0, box.max[axis] for side 1 (RayInverse::sign picks the near side),
+/// by an index rather than a select: the compiler may turn a select into a jump, and the signs
+/// of random rays' directions are unpredictable.
+template <Real T>
+inline T box_side(const Aabb<T>& box, int side, int axis) {
+  const Vec3<T>* sides[2] = {&box.min, &box.max};
+  return (*sides[side])[axis];
+}
+
 /// The parameter interval [t_enter, t_exit] of the ray inside the box, clipped to [tmin, tmax].
 /// Returns false when it is empty. Branch-free apart from the result; the 0 * inf = NaN that arises
 /// when the origin lies exactly in the plane of a slab the ray is parallel to is discarded by the
