@@ -3,6 +3,8 @@
 #include <cstdlib>
 #include <utility>
 
+#include "hitscan/bvh/prefetch.hpp"
+
 namespace hitscan::bvh {
 namespace {
 
@@ -11,13 +13,7 @@ constexpr int kSearchVisitsPerLevel = 16;
 
 // Asks for the node's cache line ahead of its use: the descent of an insertion waits on one node
 // per level, and in a large tree most levels are out of cache.
-void prefetch(const void* address) {
-#if defined(__GNUC__) || defined(__clang__)
-  __builtin_prefetch(address);
-#else
-  (void)address;
-#endif
-}
+void prefetch(const void* address) { prefetch_line(address); }
 
 bool same_box(const Aabbf& a, const Aabbf& b) { return a.min == b.min && a.max == b.max; }
 

@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "hitscan/bvh/prefetch.hpp"
 #include "hitscan/bvh/wide_bvh.hpp"
 #include "hitscan/geometry/ray_triangle.hpp"
 #include "hitscan/mesh/mesh_bvh.hpp"
@@ -38,10 +39,7 @@ struct MeshBvh::Data {
 /// walk's).
 struct PrefetchPack {
   const LeafPack* packs;
-  void operator()(std::uint32_t first) const {
-    const auto* line = reinterpret_cast<const char*>(packs + first);
-    for (std::size_t offset = 0; offset < sizeof(LeafPack); offset += 64) __builtin_prefetch(line + offset);
-  }
+  void operator()(std::uint32_t first) const { bvh::prefetch_bytes(packs + first, sizeof(LeafPack)); }
 };
 
 /// The corners of lane `lane` of a pack, as the mesh has them (padding lanes are NaN).

@@ -7,6 +7,7 @@
 #include <limits>
 #include <span>
 
+#include "hitscan/bvh/prefetch.hpp"
 #include "hitscan/bvh/stack_rank.hpp"
 #include "hitscan/bvh/wide_bvh.hpp"
 
@@ -101,10 +102,7 @@ inline float leaf_t(float t, float floor) { return max(floor, t); }
 
 /// Asks for a node's cache lines ahead of its visit: a sibling waiting on the stack is often
 /// visited next, and its lines then arrive while the current subtree is walked.
-inline void prefetch_node(const WideNode& node) {
-  const auto* line = reinterpret_cast<const char*>(&node);
-  for (std::size_t offset = 0; offset < sizeof(WideNode); offset += 64) __builtin_prefetch(line + offset);
-}
+inline void prefetch_node(const WideNode& node) { prefetch_bytes(&node, sizeof(WideNode)); }
 
 /// Counts nothing: the default of traverse's node observer.
 struct IgnoreNodes {
