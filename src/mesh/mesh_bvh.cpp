@@ -102,37 +102,46 @@ Result<MeshBvh> MeshBvh::build(std::shared_ptr<const TriangleMesh> mesh, const b
 template <class OnNode>
 MeshHit MeshBvh::intersect_counted(const Rayf& ray, FaceMode faces, OnNode on_node,
                                    std::uint32_t* triangles) const {
-  WatertightRay<float> prepared = WatertightRay<float>::from_ray(ray);
-  if (!data_ || !prepared.valid) return {};
+  // What the leaf needs, in one object: the walk is not inlined here, and a lambda capturing
+  // each of these by reference would build a closure of ten pointers for every ray.
+  struct Search {
+    const Data& d;
+    const Rayf& ray;
+    WatertightRay<float> prepared;
+    FaceMode faces;
+    std::uint32_t* triangles;
+    std::uint32_t best_pack = 0;
+    int best_lane = -1;
+    float best_u = 0, best_v = 0;
+    bool best_back = false;
+  };
+  if (!data_) return {};
+  Search s{*data_, ray, WatertightRay<float>::from_ray(ray), faces, triangles};
+  if (!s.prepared.valid) return {};
   float tmax = ray.tmax;
-  std::uint32_t best_pack = 0;
-  int best_lane = -1;
-  float best_u = 0, best_v = 0;
-  bool best_back = false;
-  const Data& d = *data_;
-  bvh::traverse<true>(d.nodes, ray, tmax, [&](std::uint32_t first, std::uint32_t count, float& t_limit, float floor) {
-    if (triangles) *triangles += 4 * count;
+  bvh::traverse<true>(s.d.nodes, ray, tmax, [&s](std::uint32_t first, std::uint32_t count, float& t_limit, float floor) {
+    if (s.triangles) *s.triangles += 4 * count;
     for (std::uint32_t p = first; p < first + count; ++p) {
-      prepared.tmax = t_limit;
-      const PackHit<simd::Float4> h = ray_vs_triangles(d.packs[p].triangles, prepared, ray.dir);
-      int lanes = bits(h.hit) & accepted_faces(h, faces);
+      s.prepared.tmax = t_limit;
+      const PackHit<simd::Float4> h = ray_vs_triangles(s.d.packs[p].triangles, s.prepared, s.ray.dir);
+      int lanes = bits(h.hit) & accepted_faces(h, s.faces);
       for (; lanes != 0; lanes &= lanes - 1) {
         const int lane = std::countr_zero(static_cast<unsigned>(lanes));
         const float t = bvh::leaf_t(h.t[lane], floor);  // the kernel took h.t <= t_limit; t may be past it
-        if (t < t_limit || (t == t_limit && best_lane < 0)) {
+        if (t < t_limit || (t == t_limit && s.best_lane < 0)) {
           t_limit = t;
-          best_pack = p;
-          best_lane = lane;
-          best_u = h.u[lane];
-          best_v = h.v[lane];
-          best_back = ((bits(h.back_face) >> lane) & 1) != 0;
+          s.best_pack = p;
+          s.best_lane = lane;
+          s.best_u = h.u[lane];
+          s.best_v = h.v[lane];
+          s.best_back = ((bits(h.back_face) >> lane) & 1) != 0;
         }
       }
     }
     return false;
-  }, on_node, PrefetchPack{d.packs.data()});
-  if (best_lane < 0) return {};
-  return complete_hit(ray, tmax, best_pack, best_lane, best_u, best_v, best_back);
+  }, on_node, PrefetchPack{s.d.packs.data()});
+  if (s.best_lane < 0) return {};
+  return complete_hit(ray, tmax, s.best_pack, s.best_lane, s.best_u, s.best_v, s.best_back);
 }
 
 MeshHit MeshBvh::intersect(const Rayf& ray, FaceMode faces) const {
