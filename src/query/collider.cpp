@@ -138,18 +138,17 @@ Status to_world_unchecked(const ColliderShape& shape, const Transformf& transfor
 
 }  // namespace
 
-Status to_world(const ColliderShape& shape, const Transformf& transform, WorldShape& out) {
+Status to_world(const ColliderShape& shape, const Transformf& transform, WorldShape& out, Aabbf* bounds) {
   WorldShape world;
   if (Status s = to_world_unchecked(shape, transform, world); !s.ok()) return s;
+  const Aabbf box = world_bounds(world);
   if (const auto* plane = std::get_if<Planef>(&world)) {
     if (!in_working_range(plane->offset)) return invalid(std::string("plane: its offset ") + kBeyondWorkingRange);
-  } else {
-    const Aabbf box = world_bounds(world);
-    if (box.is_valid() && !(in_working_range(box.min) && in_working_range(box.max))) {
-      return invalid(std::string("the collider's box in the world ") + kBeyondWorkingRange);
-    }
+  } else if (box.is_valid() && !(in_working_range(box.min) && in_working_range(box.max))) {
+    return invalid(std::string("the collider's box in the world ") + kBeyondWorkingRange);
   }
   out = std::move(world);
+  if (bounds) *bounds = box;
   return Status::success();
 }
 

@@ -42,7 +42,8 @@ Scene& Scene::operator=(Scene&&) noexcept = default;
 Result<ColliderId> Scene::add(ColliderDesc desc) {
   if (Status layer = check_layer(desc.layer); !layer.ok()) return layer;
   WorldShape world;
-  if (Status converted = to_world(desc.shape, desc.transform, world); !converted.ok()) return converted;
+  Aabbf bounds;
+  if (Status converted = to_world(desc.shape, desc.transform, world, &bounds); !converted.ok()) return converted;
   State& s = *state_;
   std::lock_guard lock(s.edit_mutex);
   std::uint32_t slot;
@@ -60,6 +61,7 @@ Result<ColliderId> Scene::add(ColliderDesc desc) {
   PendingSlot& p = s.slots[slot];
   p.desc = std::move(desc);
   p.world = std::move(world);
+  p.bounds = bounds;
   mark_dirty(s, slot);
   return make_collider_id(slot, p.generation);
 }
@@ -89,13 +91,16 @@ Status edit_geometry(Scene::State& s, ColliderId id, ColliderShape* shape, const
   if (!slot) return bad_id(id);
   PendingSlot& p = s.slots[*slot];
   WorldShape world;
-  if (Status converted = to_world(shape ? *shape : p.desc.shape, transform ? *transform : p.desc.transform, world);
+  Aabbf bounds;
+  if (Status converted =
+          to_world(shape ? *shape : p.desc.shape, transform ? *transform : p.desc.transform, world, &bounds);
       !converted.ok()) {
     return converted;
   }
   if (shape) p.desc.shape = std::move(*shape);
   if (transform) p.desc.transform = *transform;
   p.world = std::move(world);
+  p.bounds = bounds;
   mark_dirty(s, *slot);
   return Status::success();
 }
@@ -164,7 +169,7 @@ std::size_t Scene::commit() {
       --s.committed_count;
       continue;
     }
-    const Aabbf bounds = world_bounds(*p.world);
+    const Aabbf bounds = p.bounds;
     const bool unbounded = std::holds_alternative<Planef>(*p.world);
     const ColliderId id = make_collider_id(slot, p.generation);
     if (c && c->id == id && c->proxy != bvh::kNullProxy && !unbounded) {

@@ -29,6 +29,7 @@ struct CommittedCollider {
 struct PendingSlot {
   ColliderDesc desc;
   std::optional<WorldShape> world;  // empty: the slot holds no collider
+  Aabbf bounds;                      // world_bounds(*world), computed when world was
   std::uint32_t generation = 0;
   bool dirty = false;
 };

@@ -76,8 +76,9 @@ inline constexpr float kMinColliderScale = 1e-15f;
 /// than kMinColliderScale, a shape whose world box (a plane: its offset) reaches beyond
 /// ±kMaxCoordinate, a scale the shape cannot take
 /// (see the file comment), a null mesh or hull, a hull not finite once transformed, non-finite
-/// shape parameters or a negative radius.
-Status to_world(const ColliderShape& shape, const Transformf& transform, WorldShape& out);
+/// shape parameters or a negative radius. On success, `bounds` (when given) receives
+/// world_bounds(out), which the check has computed anyway.
+Status to_world(const ColliderShape& shape, const Transformf& transform, WorldShape& out, Aabbf* bounds = nullptr);
 
 /// The world box of a world shape; planes are unbounded (the box from -inf to +inf).
 Aabbf world_bounds(const WorldShape& shape);
