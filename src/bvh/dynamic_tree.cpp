@@ -11,10 +11,6 @@ namespace {
 // The sibling search gives up after this many visits per level of the tree.
 constexpr int kSearchVisitsPerLevel = 16;
 
-// Asks for the node's cache line ahead of its use: the descent of an insertion waits on one node
-// per level, and in a large tree most levels are out of cache.
-void prefetch(const void* address) { prefetch_line(address); }
-
 bool same_box(const Aabbf& a, const Aabbf& b) { return a.min == b.min && a.max == b.max; }
 
 bool same_quad(const detail::QuadNode& a, const detail::QuadNode& b) {
@@ -92,8 +88,10 @@ std::uint32_t DynamicTree::choose_sibling(const Aabbf& box) {
     for (int i = 0; i < 2; ++i) {
       const Node& child = nodes_[node.child[i]];
       if (!child.is_leaf()) {  // the next level, on either side: the search below may go down both
-        prefetch(&nodes_[child.child[0]]);
-        prefetch(&nodes_[child.child[1]]);
+        // Their nodes' cache lines, asked for ahead of their use: the descent waits on one node
+        // per level, and in a large tree most levels are out of cache.
+        prefetch_line(&nodes_[child.child[0]]);
+        prefetch_line(&nodes_[child.child[1]]);
       }
       step.combined[i] = merge(child.box, box).surface_area();
     }

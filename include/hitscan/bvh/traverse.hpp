@@ -171,8 +171,7 @@ void traverse(std::span<const WideNode> nodes, const Rayf& ray, float& tmax, Lea
           // Two children, the most common case after one: one is next, the other waits. Sorted,
           // the nearer is next; unsorted, the higher lane, as the general case below pops it.
           const int second = std::countr_zero(mask);
-          const NearFar order = kSortChildren ? order_two(first, t[first], second, t[second]) : NearFar{second, first};
-          const int next = order.near, waits = order.far;
+          const auto [next, waits] = kSortChildren ? order_two(first, t[first], second, t[second]) : NearFar{second, first};
           stack[top++] = {node.child[waits], node.count[waits], t[waits]};
           prefetch_child(node.child[waits], node.count[waits]);
           current = {node.child[next], node.count[next], t[next]};
