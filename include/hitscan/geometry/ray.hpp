@@ -15,7 +15,7 @@
 #include <cstdint>
 #include <limits>
 
-#if defined(__SSE2__)
+#if defined(__SSE2__) && !defined(HITSCAN_SIMD_SCALAR)
 #include <immintrin.h>
 #endif
 
@@ -48,8 +48,9 @@ inline bool is_valid(const Ray<T>& ray) {
   return in_range & (finite == T(0)) & ((d.x != T(0)) | (d.y != T(0)) | (d.z != T(0))) & (ray.tmin <= ray.tmax);
 }
 
-#if defined(__SSE2__)
-/// The same test on the ray's eight floats in two SSE registers: every ray query starts with it,
+#if defined(__SSE2__) && !defined(HITSCAN_SIMD_SCALAR)
+/// The same test on the ray's eight floats in two SSE registers (not in the scalar build, which
+/// tests the portable forms): every ray query starts with it,
 /// and the scalar form costs some 60 instructions of a ray that misses a mesh's root.
 template <>
 inline bool is_valid(const Ray<float>& ray) {
