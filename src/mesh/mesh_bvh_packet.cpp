@@ -238,25 +238,20 @@ void trace_packet(const MeshBvh::Data& d, Packet& p, std::uint64_t all, FaceMode
       }
       std::uint64_t entering[kLanes];
       rays_vs_children(node, p, current.rays, children, entering);
-      const int base = top;
+      unsigned pushed = 0;  // the children some ray enters
       for (unsigned c = children; c != 0; c &= c - 1) {
+        if (entering[std::countr_zero(c)] != 0) pushed |= 1u << std::countr_zero(c);
+      }
+      const F entries = F::load(t_enter);
+      for (unsigned c = pushed; c != 0; c &= c - 1) {
         const int i = std::countr_zero(c);
-        if (entering[i] == 0) continue;
         const Entry e{node.child[i], node.count[i], entering[i], t_enter[i], current.child, std::uint32_t(i)};
         // Its cache lines are asked for now, as traverse does for single rays.
-        if (e.count == 0) {
-          bvh::prefetch_node(d.nodes[e.child]);
-        } else {
-          PrefetchPack{d.packs.data()}(e.child);
-        }
-        // Insertion by descending entry bound, so that the nearest child is popped first.
-        int k = top++;
-        while (k > base && stack[k - 1].t < e.t) {
-          stack[k] = stack[k - 1];
-          --k;
-        }
-        stack[k] = e;
+        bvh::prefetch_child(d.nodes, PrefetchPack{d.packs.data()}, e.child, e.count);
+        // Nearest entry bound on top, as traverse orders single rays' children.
+        stack[top + bvh::rank_nearest_on_top(entries, pushed, i, e.t)] = e;
       }
+      top += std::popcount(pushed);
     }
     for (;;) {
       if (top == 0) return;

@@ -104,6 +104,18 @@ inline float leaf_t(float t, float floor) { return max(floor, t); }
 /// visited next, and its lines then arrive while the current subtree is walked.
 inline void prefetch_node(const WideNode& node) { prefetch_bytes(&node, sizeof(WideNode)); }
 
+/// A child's cache lines, asked for when it goes on a walk's stack: an inner node's, or through
+/// `prefetch_leaf` its leaf's first item.
+template <class PrefetchLeaf>
+inline void prefetch_child(std::span<const WideNode> nodes, const PrefetchLeaf& prefetch_leaf, std::uint32_t child,
+                           std::uint32_t count) {
+  if (count == 0) {
+    prefetch_node(nodes[child]);
+  } else {
+    prefetch_leaf(child);
+  }
+}
+
 /// Counts nothing: the default of traverse's node observer.
 struct IgnoreNodes {
   void operator()() const {}
@@ -139,14 +151,6 @@ void traverse(std::span<const WideNode> nodes, const Rayf& ray, float& tmax, Lea
   int top = 0;
   Entry current{0, 0, ray.tmin};
   float cull = cull_limit(tmax);  // follows tmax, which only the leaves lower
-  // A child's cache lines, asked for when it goes on the stack.
-  const auto prefetch_child = [&](std::uint32_t child, std::uint32_t count) {
-    if (count == 0) {
-      prefetch_node(nodes[child]);
-    } else {
-      prefetch_leaf(child);
-    }
-  };
   for (;;) {
     if (current.count != 0) {
       if (leaf(current.child, current.count, tmax, leaf_floor(current.t))) return;
@@ -176,7 +180,7 @@ void traverse(std::span<const WideNode> nodes, const Rayf& ray, float& tmax, Lea
           const int second = std::countr_zero(mask);
           const auto [next, waits] = kSortChildren ? order_two(first, t[first], second, t[second]) : NearFar{second, first};
           stack[top++] = {node.child[waits], node.count[waits], t[waits]};
-          prefetch_child(node.child[waits], node.count[waits]);
+          prefetch_child(nodes, prefetch_leaf, node.child[waits], node.count[waits]);
           current = {node.child[next], node.count[next], t[next]};
           continue;
         }
@@ -186,7 +190,7 @@ void traverse(std::span<const WideNode> nodes, const Rayf& ray, float& tmax, Lea
         for (mask = hits; mask != 0; mask &= mask - 1) {
           const int i = std::countr_zero(mask);
           const Entry e{node.child[i], node.count[i], t[i]};
-          prefetch_child(e.child, e.count);
+          prefetch_child(nodes, prefetch_leaf, e.child, e.count);
           // Sorted, nearest on top; unsorted, in lane order.
           const int k = kSortChildren ? rank_nearest_on_top(boxes.t, hits, i, e.t) : std::popcount(hits & ((1u << i) - 1u));
           stack[base + k] = e;
