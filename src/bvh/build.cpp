@@ -20,6 +20,12 @@ constexpr std::uint32_t kExactSweepMax = 16;
 // More bins than this buy no measurable quality, and the bins live on the stack of every split.
 constexpr std::uint32_t kMaxBins = 64;
 
+// Batcher's odd-even merge sorts of 2, 4, 8 and 16 keys: the compare-exchanges in order.
+constexpr std::uint8_t kNetwork2[][2] = {{0, 1}};
+constexpr std::uint8_t kNetwork4[][2] = {{0, 1}, {2, 3}, {0, 2}, {1, 3}, {1, 2}};
+constexpr std::uint8_t kNetwork8[][2] = {{0, 1}, {2, 3}, {4, 5}, {6, 7}, {0, 2}, {1, 3}, {4, 6}, {5, 7}, {1, 2}, {5, 6}, {0, 4}, {1, 5}, {2, 6}, {3, 7}, {2, 4}, {3, 5}, {1, 2}, {3, 4}, {5, 6}};
+constexpr std::uint8_t kNetwork16[][2] = {{0, 1}, {2, 3}, {4, 5}, {6, 7}, {8, 9}, {10, 11}, {12, 13}, {14, 15}, {0, 2}, {1, 3}, {4, 6}, {5, 7}, {8, 10}, {9, 11}, {12, 14}, {13, 15}, {1, 2}, {5, 6}, {9, 10}, {13, 14}, {0, 4}, {1, 5}, {2, 6}, {3, 7}, {8, 12}, {9, 13}, {10, 14}, {11, 15}, {2, 4}, {3, 5}, {10, 12}, {11, 13}, {1, 2}, {3, 4}, {5, 6}, {9, 10}, {11, 12}, {13, 14}, {0, 8}, {1, 9}, {2, 10}, {3, 11}, {4, 12}, {5, 13}, {6, 14}, {7, 15}, {4, 8}, {5, 9}, {6, 10}, {7, 11}, {2, 4}, {3, 5}, {6, 8}, {7, 9}, {10, 12}, {11, 13}, {1, 2}, {3, 4}, {5, 6}, {7, 8}, {9, 10}, {11, 12}, {13, 14}};
+
 using simd::Float4;
 
 /// A box as two 4-wide registers (x, y, z, unused), so that growing one is two instructions.
@@ -237,6 +243,49 @@ class Builder {
     return static_cast<float>((n + settings_.leaf_block_size - 1) / settings_.leaf_block_size);
   }
 
+  // order[0, count) = the indices into refs_ of the task's primitives (at most kExactSweepMax)
+  // sorted by centre on `axis`, ties by id. A sorting network (Batcher's odd-even merge sort)
+  // over the next power of two, padded with keys above every real one: its compare-exchanges
+  // are conditional moves, where a comparison sort of a dozen keys mispredicts on every other.
+  void sort_by_centre(const Task& task, int axis, std::uint32_t* order) const {
+    const std::uint32_t count = task.end - task.begin;
+    const std::uint32_t n = std::max<std::uint32_t>(2, std::bit_ceil(count));
+    std::uint64_t key[kExactSweepMax];
+    std::uint32_t index[kExactSweepMax];
+    for (std::uint32_t i = 0; i < n; ++i) {
+      if (i < count) {
+        const PrimRef& ref = refs_[task.begin + i];
+        alignas(16) float c[4];
+        ref.center().store(c);
+        // + 0 turns -0 into +0 (they compare equal as floats); then the unsigned order of the
+        // bits is the float order: negatives have every bit flipped, the others the sign bit set.
+        const auto bits32 = std::bit_cast<std::uint32_t>(c[axis] + 0.0f);
+        const std::uint32_t sortable = bits32 ^ (std::uint32_t(std::int32_t(bits32) >> 31) | 0x80000000u);
+        key[i] = std::uint64_t(sortable) << 32 | ref.id();
+      } else {
+        key[i] = ~std::uint64_t(0);  // above every real key: a finite centre never sorts to all ones
+      }
+      index[i] = task.begin + i;
+    }
+    const auto exchange = [&](std::uint32_t a, std::uint32_t b) {
+      // Masks, not selects: the compiler turns a select into a jump as often as not.
+      const std::uint64_t ka = key[a], kb = key[b];
+      const std::uint64_t swap = std::uint64_t(0) - std::uint64_t(kb < ka);
+      const std::uint64_t key_flip = (ka ^ kb) & swap;
+      key[a] = ka ^ key_flip, key[b] = kb ^ key_flip;
+      const std::uint32_t index_flip = (index[a] ^ index[b]) & std::uint32_t(swap);
+      index[a] ^= index_flip, index[b] ^= index_flip;
+    };
+    const auto run = [&](const auto& network) {
+      for (const auto& pair : network) exchange(pair[0], pair[1]);
+    };
+    if (n == 2) run(kNetwork2);
+    else if (n == 4) run(kNetwork4);
+    else if (n == 8) run(kNetwork8);
+    else run(kNetwork16);
+    std::copy_n(index, count, order);
+  }
+
   // A small node is split by sweeping every position of its primitives sorted by centre, on
   // each axis: cheaper than clearing and sweeping 3 x bin_count bins for a handful of
   // primitives, and never worse by the SAH (binned splits are among those positions). Returns
@@ -244,35 +293,22 @@ class Builder {
   std::uint32_t exact_split(const Task& task, const Aabbf& node_bounds, const Aabbf& center_bounds, bool must_split) {
     const std::uint32_t count = task.end - task.begin;
     const float inv_area = 1.0f / std::max(0.5f * node_bounds.surface_area(), std::numeric_limits<float>::min());
-    struct Keyed {
-      float centre;
-      std::uint32_t id;     // the primitive's, which breaks ties
-      std::uint32_t index;  // into refs_
-    };
-    std::array<Keyed, kExactSweepMax> order, best_order;
+    std::array<std::uint32_t, kExactSweepMax> order, best_order;  // into refs_
     std::array<float, kExactSweepMax> right_cost;
     float best_cost = kInfinity<float>;
     std::uint32_t best_left = 0;
     for (int axis = 0; axis < 3; ++axis) {
       if (!(center_bounds.max[axis] > center_bounds.min[axis])) continue;  // every centre equal
-      for (std::uint32_t i = 0; i < count; ++i) {
-        const PrimRef& ref = refs_[task.begin + i];
-        alignas(16) float c[4];
-        ref.center().store(c);
-        order[i] = {c[axis], ref.id(), task.begin + i};
-      }
-      std::sort(order.begin(), order.begin() + count, [](const Keyed& a, const Keyed& b) {
-        return a.centre < b.centre || (a.centre == b.centre && a.id < b.id);
-      });
+      sort_by_centre(task, axis, order.data());
       Box4 acc;
       for (std::uint32_t i = count - 1; i > 0; --i) {
-        acc.grow(refs_[order[i].index].box);
+        acc.grow(refs_[order[i]].box);
         right_cost[i] = acc.half_area() * blocks(count - i);
       }
       acc = {};
       bool improved = false;
       for (std::uint32_t left = 1; left < count; ++left) {
-        acc.grow(refs_[order[left - 1].index].box);
+        acc.grow(refs_[order[left - 1]].box);
         const float cost = settings_.traversal_cost + (acc.half_area() * blocks(left) + right_cost[left]) * inv_area;
         if (cost < best_cost) best_cost = cost, best_left = left, improved = true;
       }
@@ -280,17 +316,9 @@ class Builder {
     }
     if (best_left == 0 || !(best_cost < blocks(count) || must_split)) return task.begin;
     std::array<PrimRef, kExactSweepMax> sorted;
-    for (std::uint32_t i = 0; i < count; ++i) sorted[i] = refs_[best_order[i].index];
+    for (std::uint32_t i = 0; i < count; ++i) sorted[i] = refs_[best_order[i]];
     std::copy_n(sorted.begin(), count, refs_.begin() + task.begin);
     return task.begin + best_left;
-  }
-
-  // Clamped in float, then truncated: lane for lane what find_split's SIMD binning computes
-  // (max(x, 0) and min(x, last) in the operand order of maxps and minps).
-  std::uint32_t bin_of(float c, float lo, float scale) const {
-    const float x = (c - lo) * scale, last = static_cast<float>(settings_.bin_count - 1);
-    const float above = x > 0.0f ? x : 0.0f;
-    return static_cast<std::uint32_t>(above < last ? above : last);
   }
 
   // One pass over the primitives bins them on all three axes at once; then a sweep per axis.
@@ -309,7 +337,7 @@ class Builder {
     for (auto& axis_bins : bins) {
       for (std::uint32_t b = 0; b < k; ++b) axis_bins[b].clear();
     }
-    // The three bin indices at once, as bin_of computes them.
+    // The three bin indices at once: clamped in float, then truncated.
     const Float4 lo4(lo[0], lo[1], lo[2], 0.0f), scale4(scale[0], scale[1], scale[2], 0.0f);
     const Float4 last_bin(static_cast<float>(k - 1));
     for (std::uint32_t i = task.begin; i < task.end; ++i) {
@@ -345,25 +373,46 @@ class Builder {
   }
 
   // Moves the primitives of bins [0, split.bin] before the others (in place, deterministic; the
-  // order within a side does not matter to the tree) and bounds both sides on the way.
+  // order within a side does not matter to the tree) and bounds both sides on the way. Free of
+  // jumps on the data (Lomuto's scheme with an unconditional swap, the side a mask): a jump on
+  // each primitive's side mispredicts on about every other one.
   std::uint32_t partition(const Task& task, const Aabbf& center_bounds, const Split& split, RangeBounds sides[2]) {
     const int axis = split.axis;
     const float lo = center_bounds.min[axis];
     const float scale = static_cast<float>(settings_.bin_count) / (center_bounds.max[axis] - lo);
-    const auto goes_left = [&](const PrimRef& ref) {
-      alignas(16) float c[4];
-      ref.center().store(c);
-      return bin_of(c[axis], lo, scale) <= split.bin;
-    };
-    std::uint32_t i = task.begin, j = task.end;
-    for (;;) {
-      while (i < j && goes_left(refs_[i])) sides[0].grow(refs_[i++]);
-      while (i < j && !goes_left(refs_[j - 1])) sides[1].grow(refs_[--j]);
-      if (i == j) return i;
-      std::swap(refs_[i], refs_[j - 1]);  // refs_[i] now goes left, refs_[j - 1] right
-      sides[0].grow(refs_[i++]);
-      sides[1].grow(refs_[--j]);
+    const Float4 inf(kInfinity<float>), minus_inf(-kInfinity<float>);
+    Float4 box_lo[2] = {inf, inf}, box_hi[2] = {minus_inf, minus_inf};
+    Float4 c_lo[2] = {inf, inf}, c_hi[2] = {minus_inf, minus_inf};
+    std::uint32_t k = task.begin;
+    PrimRef* refs = refs_.data();
+    // The primitive goes left when find_split binned it at or below split.bin: its clamped bin
+    // coordinate (find_split's, lane `axis`) is below split.bin + 1, before truncation.
+    alignas(16) float lo_lanes[4] = {0, 0, 0, 0}, scale_lanes[4] = {0, 0, 0, 0};
+    lo_lanes[axis] = lo, scale_lanes[axis] = scale;
+    const Float4 lo4 = Float4::load(lo_lanes), scale4 = Float4::load(scale_lanes);
+    const Float4 last(static_cast<float>(settings_.bin_count - 1)), bound(static_cast<float>(split.bin + 1));
+    const int axis_bit = 1 << axis;
+    for (std::uint32_t i = task.begin; i < task.end; ++i) {
+      const PrimRef ref = refs[i];
+      const Float4 c = ref.center();
+      const auto m0 = min(max((c - lo4) * scale4, Float4(0.0f)), last) < bound;  // only lane `axis` counts
+      const int mbits = bits(m0) & axis_bit;
+      const auto m = decltype(m0)::from_bits(-(mbits >> axis) & 0xF);  // every lane: goes left
+      // [task.begin, k) go left, [k, i) right: swapping refs[i] with refs[k] keeps that whichever
+      // side refs[i] takes, and k moves past it when it goes left.
+      refs[i] = refs[k];
+      refs[k] = ref;
+      k += std::uint32_t(mbits) >> axis;
+      box_lo[0] = min(box_lo[0], select(m, ref.box.lo, inf)), box_hi[0] = max(box_hi[0], select(m, ref.box.hi, minus_inf));
+      box_lo[1] = min(box_lo[1], select(m, inf, ref.box.lo)), box_hi[1] = max(box_hi[1], select(m, minus_inf, ref.box.hi));
+      c_lo[0] = min(c_lo[0], select(m, c, inf)), c_hi[0] = max(c_hi[0], select(m, c, minus_inf));
+      c_lo[1] = min(c_lo[1], select(m, inf, c)), c_hi[1] = max(c_hi[1], select(m, minus_inf, c));
     }
+    for (int s = 0; s < 2; ++s) {
+      sides[s].box.lo = box_lo[s], sides[s].box.hi = box_hi[s];
+      sides[s].centroids.lo = c_lo[s], sides[s].centroids.hi = c_hi[s];
+    }
+    return k;
   }
 
   std::uint32_t median_split(const Task& task, const Aabbf& center_bounds) {
