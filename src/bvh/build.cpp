@@ -204,12 +204,14 @@ class Builder {
     nodes[task.node].bounds = node_bounds;
     const std::uint32_t count = task.end - task.begin;
 
+    if (count > 1 && count <= kExactSweepMax && task.depth < kMaxSahDepth) {
+      small_subtree(task, nodes, stack, nullptr);
+      return;
+    }
     std::uint32_t middle = task.begin;
     RangeBounds sides[2];
     bool sides_known = false;
-    if (count > 1 && count <= kExactSweepMax && task.depth < kMaxSahDepth) {
-      middle = exact_split(task, node_bounds, center_bounds, count > settings_.max_leaf_size);
-    } else if (count > 1 && task.depth < kMaxSahDepth) {
+    if (count > 1 && task.depth < kMaxSahDepth) {
       const Split split = find_split(task, node_bounds, center_bounds);
       // SAH cost of a leaf, in units of one block test, against the best split's.
       const float leaf_cost = blocks(count);
@@ -226,15 +228,8 @@ class Builder {
       nodes[task.node].count = count;
       return;
     }
-    const auto left = static_cast<std::uint32_t>(nodes.size());
-    nodes.push_back({});
-    nodes.push_back({});
-    nodes[task.node].first = left;
-    nodes[task.node].count = 0;
     if (!sides_known) sides[0] = range_bounds(task.begin, middle), sides[1] = range_bounds(middle, task.end);
-    // Right first, so the left subtree is built (and laid out) first.
-    stack.push_back({left + 1, middle, task.end, task.depth + 1, sides[1]});
-    stack.push_back({left, task.begin, middle, task.depth + 1, sides[0]});
+    push_children(task, middle, nodes, stack, {sides[0], sides[1]});
   }
 
   float blocks(std::uint32_t n) const {
@@ -286,39 +281,126 @@ class Builder {
     std::copy_n(index, count, order);
   }
 
-  // A small node is split by sweeping every position of its primitives sorted by centre, on
-  // each axis: cheaper than clearing and sweeping 3 x bin_count bins for a handful of
-  // primitives, and never worse by the SAH (binned splits are among those positions). Returns
-  // the end of the left side (task.begin for a leaf), with refs_ sorted along the chosen axis.
-  std::uint32_t exact_split(const Task& task, const Aabbf& node_bounds, const Aabbf& center_bounds, bool must_split) {
+  // The orders of a small node's primitives by centre on each axis (ties by id), as positions
+  // from the node's first primitive.
+  struct SmallOrders {
+    std::uint8_t at[3][kExactSweepMax];
+  };
+
+  // The subtree of a small node (more than one primitive, at most kExactSweepMax), built here
+  // depth first. Each node is split by sweeping every position of its primitives sorted by
+  // centre, on each axis: cheaper than clearing and sweeping 3 x bin_count bins for a handful of
+  // primitives, and never worse by the SAH (binned splits are among those positions). The node
+  // sorts its primitives (`given` null) or takes its parent's orders filtered to its side, which
+  // are the same: a child never sorts again. Children too deep for the SAH, and a node whose
+  // centres are all equal but that must split, go to `stack` as split_or_leaf would take them.
+  void small_subtree(const Task& task, std::vector<BinaryNode>& nodes, std::vector<Task>& stack,
+                     const SmallOrders* given) {
+    const Aabbf node_bounds = task.bounds.box.to_aabb();
+    const Aabbf center_bounds = task.bounds.centroids.to_aabb();
+    nodes[task.node].bounds = node_bounds;
     const std::uint32_t count = task.end - task.begin;
+    const bool must_split = count > settings_.max_leaf_size;
     const float inv_area = 1.0f / std::max(0.5f * node_bounds.surface_area(), std::numeric_limits<float>::min());
-    std::array<std::uint32_t, kExactSweepMax> order, best_order;  // into refs_
+    SmallOrders orders;
+    if (given != nullptr) {
+      orders = *given;
+    } else {
+      std::uint32_t order[kExactSweepMax];
+      for (int axis = 0; axis < 3; ++axis) {
+        if (!(center_bounds.max[axis] > center_bounds.min[axis])) {
+          // Never swept, here or below (a side's centres are equal too): any order will do.
+          for (std::uint32_t i = 0; i < count; ++i) orders.at[axis][i] = static_cast<std::uint8_t>(i);
+          continue;
+        }
+        sort_by_centre(task, axis, order);
+        for (std::uint32_t i = 0; i < count; ++i) orders.at[axis][i] = static_cast<std::uint8_t>(order[i] - task.begin);
+      }
+    }
     std::array<float, kExactSweepMax> right_cost;
     float best_cost = kInfinity<float>;
     std::uint32_t best_left = 0;
+    int best_axis = -1;
+    const PrimRef* refs = refs_.data() + task.begin;
     for (int axis = 0; axis < 3; ++axis) {
       if (!(center_bounds.max[axis] > center_bounds.min[axis])) continue;  // every centre equal
-      sort_by_centre(task, axis, order.data());
+      const std::uint8_t* order = orders.at[axis];
       Box4 acc;
       for (std::uint32_t i = count - 1; i > 0; --i) {
-        acc.grow(refs_[order[i]].box);
+        acc.grow(refs[order[i]].box);
         right_cost[i] = acc.half_area() * blocks(count - i);
       }
       acc = {};
-      bool improved = false;
       for (std::uint32_t left = 1; left < count; ++left) {
-        acc.grow(refs_[order[left - 1]].box);
+        acc.grow(refs[order[left - 1]].box);
         const float cost = settings_.traversal_cost + (acc.half_area() * blocks(left) + right_cost[left]) * inv_area;
-        if (cost < best_cost) best_cost = cost, best_left = left, improved = true;
+        if (cost < best_cost) best_cost = cost, best_left = left, best_axis = axis;
       }
-      if (improved) best_order = order;
     }
-    if (best_left == 0 || !(best_cost < blocks(count) || must_split)) return task.begin;
+    if (best_left == 0 || !(best_cost < blocks(count) || must_split)) {
+      if (best_left == 0 && must_split) {  // every centre equal: the median split of split_or_leaf
+        const std::uint32_t middle = median_split(task, center_bounds);
+        push_children(task, middle, nodes, stack, {range_bounds(task.begin, middle), range_bounds(middle, task.end)});
+        return;
+      }
+      nodes[task.node].first = task.begin;
+      nodes[task.node].count = count;
+      return;
+    }
+    // The primitives in the chosen axis's order; then each side's orders are the node's, filtered
+    // to the side and renumbered from the side's first primitive.
     std::array<PrimRef, kExactSweepMax> sorted;
-    for (std::uint32_t i = 0; i < count; ++i) sorted[i] = refs_[best_order[i]];
+    std::uint8_t position[kExactSweepMax];
+    for (std::uint32_t i = 0; i < count; ++i) {
+      const std::uint8_t from = orders.at[best_axis][i];
+      sorted[i] = refs[from];
+      position[from] = static_cast<std::uint8_t>(i);
+    }
     std::copy_n(sorted.begin(), count, refs_.begin() + task.begin);
-    return task.begin + best_left;
+    SmallOrders sides[2];
+    for (int axis = 0; axis < 3; ++axis) {
+      std::uint32_t n[2] = {0, 0};
+      for (std::uint32_t i = 0; i < count; ++i) {
+        const std::uint32_t p = position[orders.at[axis][i]];
+        const int side = p >= best_left ? 1 : 0;
+        sides[side].at[axis][n[side]++] = static_cast<std::uint8_t>(p - (side != 0 ? best_left : 0));
+      }
+    }
+    const std::uint32_t middle = task.begin + best_left;
+    const Task children[2] = {{0, task.begin, middle, task.depth + 1, range_bounds(task.begin, middle)},
+                              {0, middle, task.end, task.depth + 1, range_bounds(middle, task.end)}};
+    const auto first = static_cast<std::uint32_t>(nodes.size());
+    nodes.push_back({});
+    nodes.push_back({});
+    nodes[task.node].first = first;
+    nodes[task.node].count = 0;
+    for (int side = 0; side < 2; ++side) {
+      Task child = children[side];
+      child.node = first + std::uint32_t(side);
+      const std::uint32_t n = child.end - child.begin;
+      if (n == 1) {
+        nodes[child.node].bounds = child.bounds.box.to_aabb();
+        nodes[child.node].first = child.begin;
+        nodes[child.node].count = 1;
+      } else if (child.depth < kMaxSahDepth) {
+        small_subtree(child, nodes, stack, &sides[side]);
+      } else {
+        stack.push_back(child);
+      }
+    }
+  }
+
+  // Two children for the task, [task.begin, middle) and [middle, task.end), on the stack.
+  void push_children(const Task& task, std::uint32_t middle, std::vector<BinaryNode>& nodes, std::vector<Task>& stack,
+                     const std::array<RangeBounds, 2>& sides) {
+    const auto left = static_cast<std::uint32_t>(nodes.size());
+    nodes.push_back({});
+    nodes.push_back({});
+    nodes[task.node].first = left;
+    nodes[task.node].count = 0;
+    // Right first, so the left subtree is built (and laid out) first.
+    stack.push_back({left + 1, middle, task.end, task.depth + 1, sides[1]});
+    stack.push_back({left, task.begin, middle, task.depth + 1, sides[0]});
   }
 
   // One pass over the primitives bins them on all three axes at once; then a sweep per axis.
