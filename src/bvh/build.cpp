@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <array>
 #include <bit>
+#include <cstring>
 #include <limits>
 
 #include "hitscan/math/simd.hpp"
@@ -468,23 +469,25 @@ class Builder {
     std::uint32_t k = task.begin;
     PrimRef* refs = refs_.data();
     // The primitive goes left when find_split binned it at or below split.bin: its clamped bin
-    // coordinate (find_split's, lane `axis`) is below split.bin + 1, before truncation.
-    alignas(16) float lo_lanes[4] = {0, 0, 0, 0}, scale_lanes[4] = {0, 0, 0, 0};
-    lo_lanes[axis] = lo, scale_lanes[axis] = scale;
-    const Float4 lo4 = Float4::load(lo_lanes), scale4 = Float4::load(scale_lanes);
+    // coordinate (find_split's, from the centre on `axis`) is below split.bin + 1, before
+    // truncation. Computed from the centre broadcast to every lane, so that the mask is the side
+    // in every lane.
+    const Float4 lo4(lo), scale4(scale);
     const Float4 last(static_cast<float>(settings_.bin_count - 1)), bound(static_cast<float>(split.bin + 1));
-    const int axis_bit = 1 << axis;
     for (std::uint32_t i = task.begin; i < task.end; ++i) {
       const PrimRef ref = refs[i];
       const Float4 c = ref.center();
-      const auto m0 = min(max((c - lo4) * scale4, Float4(0.0f)), last) < bound;  // only lane `axis` counts
-      const int mbits = bits(m0) & axis_bit;
-      const auto m = decltype(m0)::from_bits(-(mbits >> axis) & 0xF);  // every lane: goes left
+      float axis_lo, axis_hi;  // lane `axis` of the box, from memory (the centre is then find_split's)
+      std::memcpy(&axis_lo, reinterpret_cast<const char*>(&refs[i].box.lo) + axis * sizeof(float), sizeof(float));
+      std::memcpy(&axis_hi, reinterpret_cast<const char*>(&refs[i].box.hi) + axis * sizeof(float), sizeof(float));
+      const Float4 centre((axis_lo + axis_hi) * 0.5f);
+      const auto m = min(max((centre - lo4) * scale4, Float4(0.0f)), last) < bound;  // every lane: goes left
+      const int mbits = bits(m);
       // [task.begin, k) go left, [k, i) right: swapping refs[i] with refs[k] keeps that whichever
       // side refs[i] takes, and k moves past it when it goes left.
       refs[i] = refs[k];
       refs[k] = ref;
-      k += std::uint32_t(mbits) >> axis;
+      k += std::uint32_t(mbits) & 1u;
       box_lo[0] = min(box_lo[0], select(m, ref.box.lo, inf)), box_hi[0] = max(box_hi[0], select(m, ref.box.hi, minus_inf));
       box_lo[1] = min(box_lo[1], select(m, inf, ref.box.lo)), box_hi[1] = max(box_hi[1], select(m, minus_inf, ref.box.hi));
       c_lo[0] = min(c_lo[0], select(m, c, inf)), c_hi[0] = max(c_hi[0], select(m, c, minus_inf));
