@@ -132,6 +132,9 @@ class Builder {
 
   BinaryBvh build() {
     BinaryBvh bvh;
+    // At its final size at once: grown by doubling, a large input would be copied and its pages
+    // faulted in again at each step.
+    refs_.reserve(bounds_.size());
     for (std::uint32_t i = 0; i < bounds_.size(); ++i) {
       const Aabbf& b = bounds_[i];
       if (!b.is_valid() || !is_finite(b.min) || !is_finite(b.max)) continue;
