@@ -44,24 +44,52 @@ int valid_ray_key(const Rayf& ray) {
 }
 int packet_key(const Rayf& ray) { return is_valid(ray) ? valid_ray_key(ray) : -1; }
 
-// Fills a packet with the rays `which[0..count)` of `rays`, valid rays sharing a packet key.
-// The watertight preparation (WatertightRay::from_ray's shears, by the same divisions) and the
-// inverse directions are computed 8 lanes at a time.
-void load_packet(Packet& p, std::span<const Rayf> rays, const std::uint32_t* which, int count) {
+// The packet's intervals, 8 lanes at a time, over its groups' lanes (each holds a ray of the
+// packet). The inverse directions of an axis share a sign, so one that is infinite (a zero
+// component) shows at an end of the interval.
+void set_intervals(Packet& p) {
+  const auto low = [&](const float* lanes) {
+    F m = F::load(lanes);
+    for (int g = 1; g < p.groups; ++g) m = min(F::load(lanes + kLanes * g), m);
+    return reduce_min(m);
+  };
+  const auto high = [&](const float* lanes) {
+    F m = F::load(lanes);
+    for (int g = 1; g < p.groups; ++g) m = max(F::load(lanes + kLanes * g), m);
+    return reduce_max(m);
+  };
+  for (int a = 0; a < 3; ++a) {
+    p.origin_lo[a] = low(p.origin[a]), p.origin_hi[a] = high(p.origin[a]);
+    p.inv_near_lo[a] = low(p.inv_near[a]), p.inv_near_hi[a] = high(p.inv_near[a]);
+    p.inv_far_lo[a] = low(p.inv_far[a]), p.inv_far_hi[a] = high(p.inv_far[a]);
+    p.bounded[a] = std::isfinite(p.inv_near_lo[a]) && std::isfinite(p.inv_near_hi[a]);
+  }
+  p.tmin_lo = low(p.tmin);
+}
+
+// A packet of `count` rays of `rays` led by `lead` (whose direction's signs and watertight axes
+// every ray of the packet shares): no hit yet, the shared axes and box plane offsets.
+void start_packet(Packet& p, std::span<const Rayf> rays, int count, const Rayf& lead) {
   p.count = count;
   p.groups = (count + kLanes - 1) / kLanes;
   p.found = 0;
   p.back = 0;
   p.rays = rays.data();
-  const Rayf& first = rays[which[0]];
-  const WatertightRay<float> axes = WatertightRay<float>::from_ray(first);
+  const WatertightRay<float> axes = WatertightRay<float>::from_ray(lead);
   p.kx = axes.kx, p.ky = axes.ky, p.kz = axes.kz;
   constexpr std::size_t kAxis = sizeof(F);  // min_x, min_y, min_z, max_x, ...
   for (int a = 0; a < 3; ++a) {
-    const bool negative = std::signbit(first.dir[a]);  // -0 included: max is then the near side
+    const bool negative = std::signbit(lead.dir[a]);  // -0 included: max is then the near side
     p.near_offset[a] = (negative ? 3 + a : a) * kAxis;
     p.far_offset[a] = (negative ? a : 3 + a) * kAxis;
   }
+}
+
+// Fills a packet with the rays `which[0..count)` of `rays`, valid rays sharing a packet key.
+// The watertight preparation (WatertightRay::from_ray's shears, by the same divisions) and the
+// inverse directions are computed 8 lanes at a time.
+void load_packet(Packet& p, std::span<const Rayf> rays, const std::uint32_t* which, int count) {
+  start_packet(p, rays, count, rays[which[0]]);
   alignas(32) float dir[3][kPacketRays];
   for (int r = 0; r < p.groups * kLanes; ++r) {
     // Lanes past the count repeat the first ray (never in a ray mask, and no change to the
@@ -85,25 +113,7 @@ void load_packet(Packet& p, std::span<const Rayf> rays, const std::uint32_t* whi
     (d[p.ky] / d[p.kz]).store(p.shear[1] + base);
     (F(1.0f) / d[p.kz]).store(p.shear[2] + base);
   }
-  // The intervals, 8 lanes at a time. The inverse directions of an axis share a sign, so one
-  // that is infinite (a zero component) shows at an end of the interval.
-  const auto low = [&](const float* lanes) {
-    F m = F::load(lanes);
-    for (int g = 1; g < p.groups; ++g) m = min(F::load(lanes + kLanes * g), m);
-    return reduce_min(m);
-  };
-  const auto high = [&](const float* lanes) {
-    F m = F::load(lanes);
-    for (int g = 1; g < p.groups; ++g) m = max(F::load(lanes + kLanes * g), m);
-    return reduce_max(m);
-  };
-  for (int a = 0; a < 3; ++a) {
-    p.origin_lo[a] = low(p.origin[a]), p.origin_hi[a] = high(p.origin[a]);
-    p.inv_near_lo[a] = low(p.inv_near[a]), p.inv_near_hi[a] = high(p.inv_near[a]);
-    p.inv_far_lo[a] = low(p.inv_far[a]), p.inv_far_hi[a] = high(p.inv_far[a]);
-    p.bounded[a] = std::isfinite(p.inv_near_lo[a]) && std::isfinite(p.inv_near_hi[a]);
-  }
-  p.tmin_lo = low(p.tmin);
+  set_intervals(p);
 }
 
 // The largest tmax of the packet's rays (an upper bound for the packet's box tests).
@@ -265,22 +275,59 @@ void trace_packet(const MeshBvh::Data& d, Packet& p, std::uint64_t all, FaceMode
 
 }  // namespace
 
-bool load_rays(Packet& p, std::span<const Rayf> rays, std::uint64_t valid) {
+bool load_rays(Packet& p, std::span<const Rayf> rays, std::uint64_t valid, const RayLanes& lanes) {
   const int n = int(rays.size());
   if (valid == 0 || n > kPacketRays || (n < kPacketRays && (valid >> n) != 0)) return false;
-  std::uint32_t which[kPacketRays]{};
   const int first = std::countr_zero(valid);
-  const int key = valid_ray_key(rays[std::size_t(first)]);
-  for (int r = 0; r < n; ++r) {
-    const bool used = (valid >> r & 1) != 0;
-    HITSCAN_ASSERT(!used || is_valid(rays[std::size_t(r)]));
-    if (used && valid_ray_key(rays[std::size_t(r)]) != key) return false;
-    which[r] = std::uint32_t(used ? r : first);
+  const Rayf& lead = rays[std::size_t(first)];
+  const int key = valid_ray_key(lead);
+  const int groups = (n + kLanes - 1) / kLanes;
+  // Every valid ray's key is the lead's, 8 rays at a time: the signs of F(1) / direction are
+  // std::signbit's (1 / -0 is -inf), and the main axis is max_dimension's.
+  const int lead_kz = key >> 3;
+  for (int g = 0; g < groups; ++g) {
+    const unsigned used = group_lanes(valid, g);
+    if (used == 0) continue;
+    const int base = kLanes * g;
+    unsigned differ = 0;
+    for (int a = 0; a < 3; ++a) {
+      const unsigned negative = unsigned(bits(F::load(lanes.inv_dir[a] + base) < F(0.0f)));
+      differ |= negative ^ ((key >> a & 1) != 0 ? 0xFFu : 0u);
+    }
+    const F mx = abs(F::load(lanes.dir[0] + base)), my = abs(F::load(lanes.dir[1] + base));
+    const F mz = abs(F::load(lanes.dir[2] + base));
+    const M x_over_y = mx >= my;
+    const M z_wins = ~(select(x_over_y, mx, my) >= mz);
+    const M axis = lead_kz == 2 ? z_wins : andnot(lead_kz == 0 ? x_over_y : ~x_over_y, z_wins);
+    differ |= ~unsigned(bits(axis));
+    if ((differ & used) != 0) return false;
   }
-  load_packet(p, rays, which, n);
-  for (int r = 0; r < n; ++r) {
-    if ((valid >> r & 1) == 0) p.tmax[r] = -kInfinity<float>;
+  // As load_packet of the rays `valid` names (the others replaced by the lead): the same
+  // operations on the same values, so the same bits.
+  start_packet(p, rays, n, lead);
+  for (int r = 0; r < groups * kLanes; ++r) {
+    const bool used = r < n && (valid >> r & 1) != 0;
+    const int k = used ? r : first;
+    p.source[r] = std::uint32_t(k);
+    p.tmin[r] = rays[std::size_t(k)].tmin;
+    p.tmax[r] = used ? rays[std::size_t(r)].tmax : -kInfinity<float>;
   }
+  for (int g = 0; g < groups; ++g) {
+    const int base = kLanes * g;
+    const M used = M::from_bits(int(group_lanes(valid, g)));
+    F d[3];
+    for (int a = 0; a < 3; ++a) {
+      select(used, F::load(lanes.origin[a] + base), F(lead.origin[a])).store(p.origin[a] + base);
+      d[a] = select(used, F::load(lanes.dir[a] + base), F(lead.dir[a]));
+      const F inv = select(used, F::load(lanes.inv_dir[a] + base), F(1.0f) / F(lead.dir[a]));
+      inv.store(p.inv_near[a] + base);
+      (inv * F(kFarScale)).store(p.inv_far[a] + base);
+    }
+    (d[p.kx] / d[p.kz]).store(p.shear[0] + base);
+    (d[p.ky] / d[p.kz]).store(p.shear[1] + base);
+    F::load(p.inv_near[p.kz] + base).store(p.shear[2] + base);  // F(1) / d[kz], as load_packet
+  }
+  set_intervals(p);
   return true;
 }
 

@@ -60,12 +60,21 @@ struct Packet {
   std::uint32_t source[kPacketRays];
 };
 
+// The caller's rays structure-of-arrays, kPacketRays lanes per array: origins, directions and
+// F(1) / direction computed 8 lanes at a time (as load_rays would compute them).
+struct RayLanes {
+  const float* origin[3];
+  const float* dir[3];
+  const float* inv_dir[3];
+};
+
 // Loads lane r of `p` with rays[r] for r < rays.size() <= kPacketRays, for tracing through any
-// tree in the rays' frame with MeshBvh::trace_packet. Lanes not in `valid` (rays the caller
-// will not trace) repeat a valid ray with tmax -inf. The rays of `valid` must pass is_valid (the
-// caller has checked them). False, leaving the packet unusable, when `valid` is empty or its rays
-// do not all share the signs of their directions and the watertight test's axes.
-bool load_rays(Packet& p, std::span<const Rayf> rays, std::uint64_t valid);
+// tree in the rays' frame with MeshBvh::trace_packet. `lanes` holds the same rays (its lanes not in
+// `valid` may hold anything). Lanes not in `valid` (rays the caller will not trace) repeat a valid
+// ray with tmax -inf. The rays of `valid` must pass is_valid (the caller has checked them). False,
+// leaving the packet unusable, when `valid` is empty or its rays do not all share the signs of
+// their directions and the watertight test's axes.
+bool load_rays(Packet& p, std::span<const Rayf> rays, std::uint64_t valid, const RayLanes& lanes);
 
 // The bits of group g in a packet-wide ray mask.
 inline unsigned group_lanes(std::uint64_t rays, int g) { return unsigned(rays >> (kLanes * g)) & 0xFFu; }

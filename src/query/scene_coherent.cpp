@@ -296,7 +296,12 @@ void trace_packet(const Scene::State& s, std::span<const QueryRay> rays, std::sp
       continue;
     }
     if (mesh->bvh && mesh->transform.is_identity()) {
-      if (shared < 0) shared = mesh_packet::load_rays(w.shared, std::span<const Rayf>(ray, n), valid_rays) ? 1 : 0;
+      if (shared < 0) {
+        const mesh_packet::RayLanes lanes{{w.origin[0], w.origin[1], w.origin[2]},
+                                          {w.dir[0], w.dir[1], w.dir[2]},
+                                          {w.inv_dir[0], w.inv_dir[1], w.inv_dir[2]}};
+        shared = mesh_packet::load_rays(w.shared, std::span<const Rayf>(ray, n), valid_rays, lanes) ? 1 : 0;
+      }
       if (shared == 1) {
         trace_shared(c, *mesh->bvh);
         continue;
