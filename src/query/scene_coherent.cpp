@@ -90,7 +90,6 @@ struct Workspace {
   // The rays prepared once for every mesh chunk placed in the world as it is (identity
   // transform), when they share the packet's preconditions.
   mesh_packet::Packet shared;
-  QueryHit hits[kPacketRays];  // raycast_coherent_distances' records
   std::vector<Candidate> candidates;
 };
 
@@ -103,24 +102,74 @@ Aabbf visible_bounds(const Scene::State& s, const QueryOptions& options) {
   return box;
 }
 
-// One packet: hits[r] = raycast(rays[r], options) for r < rays.size() <= kPacketRays.
-// With `distances_only`, a mesh chunk traced through the shared packet offers a record that
-// holds only what hit_before compares (distance and collider: a mesh is traced once per packet);
-// the rest is left empty.
-void trace_packet(const Scene::State& s, std::span<const QueryRay> rays, std::span<QueryHit> hits,
-                  const QueryOptions& options, const Aabbf& scene_box, Workspace& w, bool distances_only) {
+// prepare() for each ray of the packet into w.ray and w.valid (an invalid ray becomes the
+// empty ray), with the structure-of-arrays copies (origin, dir, and tmax: -inf where invalid).
+// 8 rays at a time: the checks and normalize()'s ordinary case (|d|^2 normal and finite: d times
+// 1 / sqrt(|d|^2)) as prepare computes them, so the same bits; a lane outside that case takes
+// prepare itself. Whether any ray is valid.
+bool prepare_rays(std::span<const QueryRay> rays, const QueryOptions& options, Workspace& w) {
   const std::size_t n = rays.size();
+  alignas(32) float lanes[7][kLanes];  // origin x y z, direction x y z, max_distance
+  bool any = false;
+  for (std::size_t base = 0; base < n; base += kLanes) {
+    const std::size_t count = std::min(kLanes, n - base);
+    for (std::size_t l = 0; l < kLanes; ++l) {
+      const QueryRay& q = rays[base + (l < count ? l : 0)];
+      lanes[0][l] = q.origin.x, lanes[1][l] = q.origin.y, lanes[2][l] = q.origin.z;
+      lanes[3][l] = q.direction.x, lanes[4][l] = q.direction.y, lanes[5][l] = q.direction.z;
+      lanes[6][l] = q.max_distance;
+    }
+    const F limit_query = F::load(lanes[6]), limit_options(options.max_distance);
+    const F range(kMaxCoordinate), inf(kInfinity<float>);
+    M ok = (limit_query >= F(0.0f)) & (limit_options >= F(0.0f));
+    F d[3];
+    for (int a = 0; a < 3; ++a) {
+      ok = ok & (abs(F::load(lanes[a])) <= range);
+      d[a] = F::load(lanes[3 + a]);
+    }
+    const F len2 = (d[0] * d[0] + d[1] * d[1]) + d[2] * d[2];
+    // Finite components give a finite |d|^2 or +inf (overflow, prepare's rescaling case); NaN
+    // or inf components give NaN or inf: either way not the ordinary case.
+    const M ordinary = ok & (len2 >= F(std::numeric_limits<float>::min())) & (len2 < inf);
+    const F scale = F(1.0f) / sqrt(len2);
+    const F limit = select(limit_options < limit_query, limit_options, limit_query);  // min(query, options)
+    alignas(32) float unit[3][kLanes], tmax[kLanes];
+    for (int a = 0; a < 3; ++a) (d[a] * scale).store(unit[a]);
+    limit.store(tmax);
+    const unsigned fast = unsigned(bits(ordinary));
+    for (std::size_t l = 0; l < count; ++l) {
+      const std::size_t r = base + l;
+      Rayf& ray = w.ray[r];
+      if ((fast >> l & 1) != 0) {
+        ray = {rays[r].origin, {unit[0][l], unit[1][l], unit[2][l]}, 0.0f, tmax[l]};
+        w.valid[r] = true;
+      } else {
+        w.valid[r] = prepare(rays[r], options, ray);
+        if (!w.valid[r]) ray = {};
+      }
+      for (int a = 0; a < 3; ++a) w.origin[a][r] = ray.origin[a], w.dir[a][r] = ray.dir[a];
+      w.tmax[r] = w.valid[r] ? ray.tmax : -kInfinity<float>;
+      any = any || w.valid[r];
+    }
+  }
+  return any;
+}
+
+// One packet: hits[r] = raycast(rays[r], options) for r < rays.size() <= kPacketRays; or, with
+// `distances` (hits then unused), distances[r] = the distance of that hit, +inf for a miss: only
+// the nearest distance is kept, and a mesh chunk traced through the shared packet makes no record.
+void trace_packet(const Scene::State& s, std::span<const QueryRay> rays, std::span<QueryHit> hits, float* distances,
+                  const QueryOptions& options, const Aabbf& scene_box, Workspace& w) {
+  const std::size_t n = rays.size();
+  const bool distances_only = distances != nullptr;
   Rayf* ray = w.ray;
   bool* valid = w.valid;
-  bool any = false;
-  for (std::size_t r = 0; r < n; ++r) {
-    hits[r] = {};
-    valid[r] = prepare(rays[r], options, ray[r]);
-    if (!valid[r]) ray[r] = {};
-    for (int a = 0; a < 3; ++a) w.origin[a][r] = ray[r].origin[a], w.dir[a][r] = ray[r].dir[a];
-    w.tmax[r] = valid[r] ? ray[r].tmax : -kInfinity<float>;
-    any = any || valid[r];
+  if (distances_only) {
+    std::fill_n(distances, n, kInfinity<float>);
+  } else {
+    std::fill_n(hits.begin(), n, QueryHit{});
   }
+  const bool any = prepare_rays(rays, options, w);
   const std::size_t lanes_end = (n + kLanes - 1) / kLanes * kLanes;
   for (std::size_t r = n; r < lanes_end; ++r) {
     // Lanes past the packet's end: never entering anything.
@@ -137,7 +186,15 @@ void trace_packet(const Scene::State& s, std::span<const QueryRay> rays, std::sp
       select(inv < F(0.0f), F(std::bit_cast<float>(~0u)), F(0.0f)).store(w.negative[a] + base);
     }
   }
+  // A hit at `distance` for ray r: with distances only, the nearest distance is the answer
+  // whichever record hit_before would keep among equally near ones.
+  const auto offer_distance = [&](std::size_t r, float distance) {
+    if (!(distance < distances[r])) return;
+    distances[r] = distance;
+    ray[r].tmax = w.tmax[r] = distance;  // nothing farther can win
+  };
   const auto offer = [&](std::size_t r, const QueryHit& candidate) {
+    if (distances_only) return offer_distance(r, candidate.distance);
     if (hits[r].hit && !hit_before(candidate, hits[r])) return;
     hits[r] = candidate;
     ray[r].tmax = w.tmax[r] = candidate.distance;  // nothing farther can win
@@ -274,11 +331,7 @@ void trace_packet(const Scene::State& s, std::span<const QueryRay> rays, std::sp
     for (std::uint64_t found = w.shared.found; found != 0; found &= found - 1) {
       const int r = std::countr_zero(found);
       if (distances_only) {
-        QueryHit h;
-        h.hit = true;
-        h.distance = w.shared.tmax[r];
-        h.collider = c.id;
-        offer(std::size_t(r), h);
+        offer_distance(std::size_t(r), w.shared.tmax[r]);
         continue;
       }
       MeshHit m = bvh.packet_hit(w.shared, r);
@@ -354,8 +407,8 @@ Status Scene::raycast_coherent_batch(std::span<const QueryRay> rays, std::span<Q
   std::shared_lock lock(state_->query_mutex);  // one commit boundary for the whole batch
   for_each_packet(*state_, rays.size(), options, executor,
                   [&](std::size_t first, std::size_t count, const Aabbf& scene_box, Workspace& workspace) {
-                    trace_packet(*state_, rays.subspan(first, count), hits.subspan(first, count), options, scene_box,
-                                 workspace, false);
+                    trace_packet(*state_, rays.subspan(first, count), hits.subspan(first, count), nullptr, options,
+                                 scene_box, workspace);
                   });
   return Status::success();
 }
@@ -379,9 +432,8 @@ Status Scene::raycast_coherent_distances(std::span<const QueryRay> rays, std::sp
   std::shared_lock lock(state_->query_mutex);  // one commit boundary for the whole batch
   for_each_packet(*state_, rays.size(), options, executor,
                   [&](std::size_t first, std::size_t count, const Aabbf& scene_box, Workspace& workspace) {
-                    const std::span<QueryHit> hits(workspace.hits, count);
-                    trace_packet(*state_, rays.subspan(first, count), hits, options, scene_box, workspace, true);
-                    for (std::size_t k = 0; k < count; ++k) distances[first + k] = distance(hits[k]);
+                    trace_packet(*state_, rays.subspan(first, count), {}, distances.data() + first, options,
+                                 scene_box, workspace);
                   });
   return Status::success();
 }
