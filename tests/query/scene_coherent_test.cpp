@@ -145,6 +145,13 @@ TEST(SceneCoherent, IncoherentAndInvalidRaysMatchRaycast) {
   rays[65].max_distance = -1.0f;
   rays[130].direction = {0, kInfinity<float>, 0};
   rays[200].direction = {0, 0, 1e-30f};  // tiny but valid
+  // Each case of the rays' preparation, 8 at a time: |d|^2 overflowing (rescaled first), below
+  // the normal range (rescaled first), an origin past the working range, a NaN or -0 limit.
+  rays[250].direction = {3e19f, -4e19f, 1e19f};
+  rays[251].direction = {1e-20f, -2e-20f, 1e-20f};
+  rays[252].origin.x = 2.0f * kMaxCoordinate;
+  rays[253].max_distance = std::nanf("");
+  rays[254].max_distance = -0.0f;
   EXPECT_GT(expect_matches_raycast(r.scene, rays, {}, nullptr, "incoherent"), 1000);
 }
 
