@@ -166,8 +166,8 @@ void near_planes(const bvh::WideNode& node, const Packet& p, int slot, float* ne
 void leaf_floors(const bvh::WideNode& node, int slot, Packet& p, std::uint64_t rays) {
   float near[3];
   near_planes(node, p, slot, near);
-  for (int g = 0; g < p.groups; ++g) {
-    if (group_lanes(rays, g) == 0) continue;
+  for (unsigned groups = occupied_groups(rays); groups != 0; groups &= groups - 1) {
+    const int g = std::countr_zero(groups);
     const F entry = group_entry(near, p, g);
     min(F(std::numeric_limits<float>::max()), min(entry, entry * F(bvh::kLeafScale))).store(p.floor + kLanes * g);
   }
@@ -185,9 +185,9 @@ void rays_vs_children(const bvh::WideNode& node, const Packet& p, std::uint64_t 
     near_planes(node, p, i, near[i]);
     for (int a = 0; a < 3; ++a) far[i][a] = float_at(planes, p.far_offset[a] + i * sizeof(float));
   }
-  for (int g = 0; g < p.groups; ++g) {
+  for (unsigned groups = occupied_groups(rays); groups != 0; groups &= groups - 1) {
+    const int g = std::countr_zero(groups);
     const unsigned lanes = group_lanes(rays, g);
-    if (lanes == 0) continue;
     const int base = kLanes * g;
     const F ox = F::load(p.origin[0] + base), oy = F::load(p.origin[1] + base), oz = F::load(p.origin[2] + base);
     const F fx = F::load(p.inv_far[0] + base), fy = F::load(p.inv_far[1] + base), fz = F::load(p.inv_far[2] + base);
@@ -209,9 +209,9 @@ void rays_vs_children(const bvh::WideNode& node, const Packet& p, std::uint64_t 
 // into the subtree: they can find nothing nearer there.
 std::uint64_t still_open(const Packet& p, std::uint64_t rays, float t_enter) {
   std::uint64_t open = 0;
-  for (int g = 0; g < p.groups; ++g) {
+  for (unsigned groups = occupied_groups(rays); groups != 0; groups &= groups - 1) {
+    const int g = std::countr_zero(groups);
     const unsigned lanes = group_lanes(rays, g);
-    if (lanes == 0) continue;
     const F limit = F::load(p.tmax + kLanes * g);
     open |= std::uint64_t(unsigned(bits(F(t_enter) <= max(limit * F(bvh::kCullScale), limit))) & lanes) << (kLanes * g);
   }

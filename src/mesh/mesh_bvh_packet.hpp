@@ -79,6 +79,17 @@ bool load_rays(Packet& p, std::span<const Rayf> rays, std::uint64_t valid, const
 // The bits of group g in a packet-wide ray mask.
 inline unsigned group_lanes(std::uint64_t rays, int g) { return unsigned(rays >> (kLanes * g)) & 0xFFu; }
 
+// Bit g set when group g of a packet-wide ray mask holds a ray: the loops over a packet's groups
+// visit only those (a deep node or a leaf sees a ray or two in two or three of the eight).
+inline unsigned occupied_groups(std::uint64_t rays) {
+  static_assert(kLanes == 8 && kGroups == 8, "a byte per group");
+  std::uint64_t x = rays | rays >> 4;
+  x |= x >> 2;
+  x |= x >> 1;                  // bit 0 of each byte: some bit of the byte
+  x &= 0x0101010101010101ull;
+  return unsigned((x * 0x0102040810204080ull) >> 56);  // byte g's bit 0 to bit 56 + g
+}
+
 // The rays of `rays` (a mask) against the triangles of one leaf pack.
 void rays_vs_pack(Packet& p, const LeafPack& leaf, std::uint32_t pack, std::uint64_t rays, FaceMode faces);
 

@@ -65,7 +65,8 @@ constexpr int kSparseGroup = 2;
 
 void rays_vs_pack(Packet& p, const LeafPack& leaf, std::uint32_t pack, std::uint64_t rays, FaceMode faces) {
   unsigned dense = 0;
-  for (int g = 0; g < p.groups; ++g) {
+  for (unsigned groups = occupied_groups(rays); groups != 0; groups &= groups - 1) {
+    const int g = std::countr_zero(groups);
     const unsigned lanes = group_lanes(rays, g);
     if (std::popcount(lanes) > kSparseGroup) {
       dense |= 1u << g;
