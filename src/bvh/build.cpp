@@ -6,6 +6,7 @@
 #include <cstring>
 #include <limits>
 
+#include "hitscan/assert.hpp"
 #include "hitscan/math/simd.hpp"
 
 namespace hitscan::bvh {
@@ -122,8 +123,8 @@ struct Task {
 
 class Builder {
  public:
-  Builder(std::span<const Aabbf> bounds, const BuildSettings& settings, Executor* executor)
-      : bounds_(bounds), settings_(settings), executor_(executor) {
+  Builder(std::uint32_t count, const BoxSource& boxes, const BuildSettings& settings, Executor* executor)
+      : count_(count), boxes_(boxes), settings_(settings), executor_(executor) {
     settings_.max_leaf_size = std::max<std::uint32_t>(1, settings_.max_leaf_size);
     settings_.bin_count = std::clamp<std::uint32_t>(settings_.bin_count, 2, kMaxBins);
     settings_.leaf_block_size = std::max<std::uint32_t>(1, settings_.leaf_block_size);
@@ -134,11 +135,17 @@ class Builder {
     BinaryBvh bvh;
     // At its final size at once: grown by doubling, a large input would be copied and its pages
     // faulted in again at each step.
-    refs_.reserve(bounds_.size());
-    for (std::uint32_t i = 0; i < bounds_.size(); ++i) {
-      const Aabbf& b = bounds_[i];
-      if (!b.is_valid() || !is_finite(b.min) || !is_finite(b.max)) continue;
-      refs_.push_back(PrimRef::make(b, i));
+    refs_.reserve(count_);
+    constexpr std::uint32_t kChunk = 256;
+    Aabbf chunk[kChunk];
+    for (std::uint32_t first = 0; first < count_; first += kChunk) {
+      const std::uint32_t n = std::min(kChunk, count_ - first);
+      boxes_(first, std::span<Aabbf>(chunk, n));
+      for (std::uint32_t k = 0; k < n; ++k) {
+        const Aabbf& b = chunk[k];
+        if (!b.is_valid() || !is_finite(b.min) || !is_finite(b.max)) continue;
+        refs_.push_back(PrimRef::make(b, first + k));
+      }
     }
     if (refs_.empty()) return bvh;
     bvh.primitive_order.resize(refs_.size());
@@ -519,7 +526,8 @@ class Builder {
     return middle;
   }
 
-  std::span<const Aabbf> bounds_;
+  std::uint32_t count_;
+  const BoxSource& boxes_;
   BuildSettings settings_;
   std::vector<PrimRef> refs_;
   int block_shift_ = -1;  // log2 of leaf_block_size when it is a power of two
@@ -528,8 +536,17 @@ class Builder {
 
 }  // namespace
 
+BinaryBvh build_binned_sah(std::uint32_t count, const BoxSource& boxes, const BuildSettings& settings,
+                           Executor* executor) {
+  return Builder(count, boxes, settings, executor).build();
+}
+
 BinaryBvh build_binned_sah(std::span<const Aabbf> bounds, const BuildSettings& settings, Executor* executor) {
-  return Builder(bounds, settings, executor).build();
+  HITSCAN_ASSERT(bounds.size() <= std::numeric_limits<std::uint32_t>::max());
+  const BoxSource copy = [bounds](std::uint32_t first, std::span<Aabbf> out) {
+    std::copy_n(bounds.begin() + first, out.size(), out.begin());
+  };
+  return build_binned_sah(static_cast<std::uint32_t>(bounds.size()), copy, settings, executor);
 }
 
 }  // namespace hitscan::bvh

@@ -62,15 +62,20 @@ Result<MeshBvh> MeshBvh::build(std::shared_ptr<const TriangleMesh> mesh, const b
   if (mesh->triangle_count() >= kNoTriangle) {
     return Status{StatusCode::invalid_argument, "MeshBvh::build: more triangles than 32-bit indices can name"};
   }
-  std::vector<Aabbf> boxes(mesh->triangle_count());
-  for (std::size_t i = 0; i < boxes.size(); ++i) {
-    if (!mesh->is_usable(i)) continue;  // stays the empty box: left out of the tree (left_out below)
-    const Trianglef t = mesh->triangle(i);
-    boxes[i] = Aabbf::from_point(t.v0);
-    boxes[i].grow(t.v1);
-    boxes[i].grow(t.v2);
-  }
-  const bvh::BinaryBvh binary = bvh::build_binned_sah(boxes, settings, executor ? executor : &default_executor());
+  // The triangles' boxes, handed to the builder a chunk at a time rather than as one array.
+  const bvh::BoxSource boxes = [&mesh](std::uint32_t first, std::span<Aabbf> out) {
+    for (std::size_t k = 0; k < out.size(); ++k) {
+      const std::size_t i = first + k;
+      out[k] = Aabbf::empty();  // left out of the tree (left_out below) unless usable
+      if (!mesh->is_usable(i)) continue;
+      const Trianglef t = mesh->triangle(i);
+      out[k] = Aabbf::from_point(t.v0);
+      out[k].grow(t.v1);
+      out[k].grow(t.v2);
+    }
+  };
+  const bvh::BinaryBvh binary = bvh::build_binned_sah(static_cast<std::uint32_t>(mesh->triangle_count()), boxes,
+                                                      settings, executor ? executor : &default_executor());
   auto data = std::make_shared<Data>();
   // Reserved at its exact final size: growing it by doubling would copy tens of megabytes and
   // fault in every intermediate block for a large mesh.
@@ -90,7 +95,7 @@ Result<MeshBvh> MeshBvh::build(std::shared_ptr<const TriangleMesh> mesh, const b
   };
   const std::vector<bvh::WideNode> nodes = bvh::collapse_to_wide(binary, make_leaf);
   data->nodes.assign(nodes.begin(), nodes.end());
-  for (std::size_t i = 0; i < boxes.size(); ++i) {
+  for (std::size_t i = 0; i < mesh->triangle_count(); ++i) {
     if (!mesh->is_usable(i)) data->left_out.push_back(static_cast<std::uint32_t>(i));
   }
   MeshBvh result;

@@ -115,6 +115,29 @@ TEST(BinnedSah, DepthStaysBoundedForExponentiallySpacedBoxes) {
   EXPECT_LE(check_tree(bvh, boxes, settings), 40 + 8);
 }
 
+TEST(BinnedSah, BoxSourceIsAskedForEveryBoxOnceAndGivesTheSpansTree) {
+  const std::vector<Aabbf> boxes = random_boxes(1000, 31);  // not a multiple of the chunk size
+  std::vector<int> asked(boxes.size(), 0);
+  const BoxSource source = [&](std::uint32_t first, std::span<Aabbf> out) {
+    ASSERT_LE(first + out.size(), boxes.size());
+    for (std::size_t k = 0; k < out.size(); ++k) {
+      ++asked[first + k];
+      out[k] = boxes[first + k];
+    }
+  };
+  const BinaryBvh from_source = build_binned_sah(static_cast<std::uint32_t>(boxes.size()), source);
+  for (std::size_t i = 0; i < asked.size(); ++i) EXPECT_EQ(asked[i], 1) << "box " << i;
+  const BinaryBvh from_span = build_binned_sah(boxes);
+  EXPECT_EQ(from_source.primitive_order, from_span.primitive_order);
+  ASSERT_EQ(from_source.nodes.size(), from_span.nodes.size());
+  for (std::size_t i = 0; i < from_span.nodes.size(); ++i) {
+    EXPECT_EQ(from_source.nodes[i].first, from_span.nodes[i].first);
+    EXPECT_EQ(from_source.nodes[i].count, from_span.nodes[i].count);
+  }
+  check_tree(from_source, boxes, {});
+  EXPECT_TRUE(build_binned_sah(0, source).nodes.empty());
+}
+
 TEST(BinnedSah, Deterministic) {
   const std::vector<Aabbf> boxes = random_boxes(3000, 99);
   const BinaryBvh a = build_binned_sah(boxes), b = build_binned_sah(boxes);

@@ -4,6 +4,7 @@
 /// boxes bound.
 
 #include <cstdint>
+#include <functional>
 #include <span>
 #include <vector>
 
@@ -45,6 +46,16 @@ struct BinaryBvh {
 /// thread and the subtrees below them built in parallel; the tree is the same with or without
 /// one, and on any number of threads.
 BinaryBvh build_binned_sah(std::span<const Aabbf> bounds, const BuildSettings& settings = {},
+                           Executor* executor = nullptr);
+
+/// Writes the boxes of primitives [first, first + out.size()) into `out`.
+using BoxSource = std::function<void(std::uint32_t first, std::span<Aabbf> out)>;
+
+/// The same build over `count` primitives whose boxes `boxes` writes a few hundred at a time, for
+/// a caller that would otherwise make an array of all of them only to pass it here (a
+/// million-triangle mesh's is 24 MB, written, read once and freed). The same tree as the span
+/// overload over the boxes that `boxes` gives.
+BinaryBvh build_binned_sah(std::uint32_t count, const BoxSource& boxes, const BuildSettings& settings = {},
                            Executor* executor = nullptr);
 
 }  // namespace hitscan::bvh
