@@ -22,9 +22,10 @@ void DynamicTree::sync_quads() {
     for (Node& node : nodes_) node.quad_epoch = 0;
     quad_epoch_ = 1;
   }
+  // New children first: their quads are rewritten whole, each once.
   for (const Touched& touched : touched_) {
     std::uint32_t index = touched.node;
-    for (unsigned levels = touched.levels; levels != 0 && index != kNullProxy; levels >>= 1) {
+    for (unsigned levels = touched.levels & kChildrenChanged; levels != 0 && index != kNullProxy; levels >>= 1) {
       Node& node = nodes_[index];
       if (node.height < 0) break;
       if ((levels & 1u) != 0 && node.height > 0 && node.quad_epoch != quad_epoch_) {
@@ -32,6 +33,27 @@ void DynamicTree::sync_quads() {
         make_quad(index, quads_[node.quad]);
       }
       index = node.parent;
+    }
+  }
+  // Then new boxes: a box shows in one lane of its grandparent's quad, which is found there and
+  // rewritten alone (the quad's other entries, whose nodes are likely out of cache, stay). A
+  // grandparent whose quad was rewritten whole above already has it.
+  for (const Touched& touched : touched_) {
+    if ((touched.levels & kBoxChanged) == 0) continue;
+    const Node& node = nodes_[touched.node];
+    if (node.height <= 0 || node.parent == kNullProxy) continue;  // freed since, or the root
+    const std::uint32_t grandparent = nodes_[node.parent].parent;
+    if (grandparent == kNullProxy) continue;  // a child of the root: in no quad's lanes
+    Node& g = nodes_[grandparent];
+    if (g.quad_epoch == quad_epoch_) continue;
+    detail::QuadNode& quad = quads_[g.quad];
+    int lane = 0;
+    while (lane < int(quad.count) && quad.child[lane] != node.quad) ++lane;
+    if (lane < int(quad.count)) {
+      quad.set_lane(lane, node.box, node.quad);
+    } else {  // not in the quad as it stands: cannot happen after the pass above, but be whole
+      g.quad_epoch = quad_epoch_;
+      make_quad(grandparent, quad);
     }
   }
   touched_.clear();
