@@ -63,9 +63,10 @@ void SceneLog::print_table() const {
     if (std::find(sizes.begin(), sizes.end(), f.colliders) == sizes.end()) sizes.push_back(f.colliders);
   }
   std::printf("\nscene: medians of round-robin rounds, same run; queries/s (move_commit: ms per batch)\n");
-  std::printf("  speed-up = hitscan over the other (rate ratio; time ratio for move_commit); target >= %.0fx Bullet\n",
+  std::printf("  speed-up = hitscan over the other (rate ratio; time ratio for moves); target: every query >= %.0fx "
+              "Bullet (moves are not queries: theirs is a cost in proportion to the colliders moved, printed above)\n",
               kTargetOverBullet);
-  std::printf("  %9s %-15s %4s %12s %12s %12s %10s %10s %7s\n", "colliders", "query", "thr", "hitscan", "bullet",
+  std::printf("  %9s %-19s %4s %12s %12s %12s %10s %10s %7s\n", "colliders", "query", "thr", "hitscan", "bullet",
               "brute_force", "vs bullet", "vs brute", "target");
   for (const std::size_t n : sizes) {
     for (const SceneFigure& h : figures_) {
@@ -82,8 +83,9 @@ void SceneLog::print_table() const {
         if (f) std::snprintf(text, sizeof text, "%.2fx", speedup(h, *f));
         return std::string(text);
       };
-      const char* target = !bullet ? "-" : speedup(h, *bullet) >= kTargetOverBullet ? "met" : "NOT met";
-      std::printf("  %9zu %-15s %4d %12s %12s %12s %10s %10s %7s\n", n, h.query.c_str(), h.threads,
+      const bool is_move = h.query.rfind("move", 0) == 0;
+      const char* target = !bullet || is_move ? "-" : speedup(h, *bullet) >= kTargetOverBullet ? "met" : "NOT met";
+      std::printf("  %9zu %-19s %4d %12s %12s %12s %10s %10s %7s\n", n, h.query.c_str(), h.threads,
                   cell(&h).c_str(), cell(bullet).c_str(), cell(brute).c_str(), ratio(bullet).c_str(),
                   ratio(brute).c_str(), target);
     }

@@ -12,7 +12,8 @@ namespace hitscan::bench {
 
 struct SceneFigure {
   std::size_t colliders = 0;
-  /// "raycast", "overlap_sphere", "sphere_cast", "move_commit".
+  /// "raycast", "overlap_sphere", "sphere_cast", "move_commit", "move_<p>pct_commit" (hitscan
+  /// alone, p% of the colliders moved per commit).
   std::string query;
   int threads = 1;
   std::string backend;
@@ -35,7 +36,7 @@ class SceneLog {
   void add(const std::vector<SceneFigure>& figures);
 
   /// Per size and query: each backend's figure, hitscan's speed-up over Bullet and over brute
-  /// force, and whether the speed-up over Bullet meets the target (3x).
+  /// force, and whether the speed-up over Bullet meets the target for queries (3x).
   void print_table() const;
 
  private:

@@ -185,4 +185,20 @@ void make_moves(const Scenario& scenario, std::size_t count, std::uint64_t seed,
   }
 }
 
+std::vector<std::vector<Move>> make_drift(const Scenario& scenario, std::size_t count, int frames, float step,
+                                          std::uint64_t seed) {
+  std::vector<Move> start, unused;
+  make_moves(scenario, count, seed, unused, start);  // `start`: the chosen colliders as they are
+  std::mt19937_64 rng(seed ^ 0xD21F7ull);
+  std::vector<Vec3f> directions(start.size());
+  for (Vec3f& d : directions) d = random_direction(rng);
+  std::vector<std::vector<Move>> batches;
+  for (int k = 1; k <= 2 * frames; ++k) {
+    const int frame = k <= frames ? k : 2 * frames - k;  // out to `frames`, then back to 0
+    std::vector<Move>& batch = batches.emplace_back(start);
+    for (std::size_t i = 0; i < batch.size(); ++i) batch[i].position += directions[i] * (step * float(frame));
+  }
+  return batches;
+}
+
 }  // namespace hitscan::bench

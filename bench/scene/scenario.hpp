@@ -85,4 +85,10 @@ struct Move {
 void make_moves(const Scenario& scenario, std::size_t count, std::uint64_t seed, std::vector<Move>& out,
                 std::vector<Move>& back);
 
+/// Frames of steady motion: `count` distinct colliders, each going along its own random direction
+/// by `step` per frame for `frames` frames and then back the same way, rotations kept: 2 * frames
+/// batches, after the last of which every collider is where it started.
+std::vector<std::vector<Move>> make_drift(const Scenario& scenario, std::size_t count, int frames, float step,
+                                          std::uint64_t seed);
+
 }  // namespace hitscan::bench
