@@ -12,7 +12,9 @@
 //                      split over the pool, occlusion_mask on each part
 //   chunk_update       one chunk's positions replaced by a fresh noise draw (same triangles, so
 //                      the spare tree is refit) with update_chunk, then Scene::commit
-//   depth_map_640x480  render_depth over the street's 640 x 480 camera
+//   depth_map_640x480  render_depth over the street's 640 x 480 camera; beside it, as baselines, Embree 3
+//                      (embree_depth.hpp) on the same frame: rtcIntersect1, rtcIntersect8 and
+//                      rtcIntersect16 (backends embree_high, embree_high_packet8, _packet16)
 // and, printed but not logged, occlusion_objects_by_rays: the same covered pixels answered without
 // a depth map, by one raycast_any per pixel up to the content's distance less the bias; and
 // depth_map_256x192: the depth map at the size AR frameworks deliver theirs (ARKit's sceneDepth).
@@ -37,6 +39,7 @@
 #include <cstring>
 #include <ctime>
 #include <functional>
+#include <limits>
 #include <optional>
 #include <string>
 #include <vector>
@@ -45,6 +48,7 @@
 #include "../mesh_rays/statistics.hpp"
 #include "ar_world.hpp"
 #include "cross_check.hpp"
+#include "embree_depth.hpp"
 #include "hitscan/ar/drape.hpp"
 #include "hitscan/ar/occlusion.hpp"
 #include "report.hpp"
@@ -77,6 +81,7 @@ struct Entry {
   int threads = 1;
   std::function<bool()> frame;  // false when the frame failed
   bool logged = true;
+  std::string backend = "hitscan";
   int frames = 1;
   std::vector<double> ms_per_frame;
   std::vector<double> cpu_ms_per_frame;  // the process's CPU time, every thread's
@@ -107,6 +112,7 @@ struct Frame {
   DrapedRoute draped;
   DepthMap real_depth;  // the occlusion test's input
   DepthMap rendered;    // what depth_map_640x480 writes
+  std::vector<float> embree_depth;  // what Embree's depth_map_640x480 writes
   std::vector<PixelDepth> covered;
   std::vector<std::uint8_t> hidden;
   std::vector<QueryRay> occlusion_rays;
@@ -262,6 +268,31 @@ int main(int argc, char** argv) {
   Frame frame;
   frame.world = world.get();
   frame.framework_camera = scaled_camera(world->street.camera, 256);
+  // The depth map's baseline, checked against render_depth on the street as generated (before
+  // the checks below replace a chunk's positions). Not a failure when they differ: Embree's
+  // triangle test is not watertight, and the two round differently.
+  const EmbreeDepth embree(world->street);
+  {
+    std::vector<float> e1, e8;
+    embree.render(world->street.camera, e1, serial, 1);
+    embree.render(world->street.camera, e8, pool, 8);
+    DepthMap h;
+    if (!render_depth(world->scene, world->street.camera, h).ok()) return 1;
+    std::size_t differ1 = 0, differ8 = 0, seen = 0;
+    const auto differs = [](float a, float b) {
+      if (a == b) return false;  // both +inf included
+      return !(std::abs(a - b) <= 1e-4f * std::max(std::abs(a), std::abs(b)));
+    };
+    for (std::size_t p = 0; p < h.depth.size(); ++p) {
+      seen += h.depth[p] < std::numeric_limits<float>::infinity();
+      differ1 += differs(h.depth[p], e1[p]);
+      differ8 += differs(h.depth[p], e8[p]);
+    }
+    std::printf("embree baseline (one scene over the %zu chunks, build quality HIGH): depth maps differ from "
+                "render_depth's at %zu (rtcIntersect1) and %zu (rtcIntersect8) of %zu pixels (relative 1e-4; "
+                "hitscan sees a surface at %zu)\n",
+                world->street.chunks.size(), differ1, differ8, h.depth.size(), seen);
+  }
   const std::size_t failures = first_frame_and_checks(frame, serial, pool);
   std::printf("cross-check: %s (%zu failures)\n", failures == 0 ? "passed" : "FAILED", failures);
 
@@ -272,10 +303,11 @@ int main(int argc, char** argv) {
                 world->street.camera.intrinsics().height);
   Frame& f = frame;  // captured by the cases
   std::vector<Entry> entries;
-  auto add = [&](std::string name, int threads, std::function<bool()> run, bool logged = true) {
+  auto add = [&](std::string name, int threads, std::function<bool()> run, bool logged = true,
+                 const char* backend = "hitscan") {
     if (name.find(options.only) == std::string::npos) return;
     Entry e;
-    e.name = std::move(name), e.threads = threads, e.frame = std::move(run), e.logged = logged;
+    e.name = std::move(name), e.threads = threads, e.frame = std::move(run), e.logged = logged, e.backend = backend;
     entries.push_back(std::move(e));
   };
   for (const int threads : {1, all_threads}) {
@@ -290,6 +322,12 @@ int main(int argc, char** argv) {
     add(depth_name, threads, [&f, executor] {
       return render_depth(f.world->scene, f.world->street.camera, f.rendered, {}, executor).ok();
     });
+    for (const int packet : {1, 8, 16}) {
+      add(depth_name, threads, [&f, &embree, executor, packet] {
+        embree.render(f.world->street.camera, f.embree_depth, *executor, packet);
+        return true;
+      }, true, packet == 1 ? "embree_high" : packet == 8 ? "embree_high_packet8" : "embree_high_packet16");
+    }
     add("occlusion_objects_by_rays", threads, [&f, executor] { return occlusion_by_rays(f, executor); }, false);
     if (f.framework_camera) {
       const PinholeIntrinsics& k = f.framework_camera->intrinsics();
@@ -317,7 +355,7 @@ int main(int argc, char** argv) {
   ArLog log(out, world->street.triangle_count());
   for (const Entry& e : entries) {
     const auto [lo, hi] = std::minmax_element(e.ms_per_frame.begin(), e.ms_per_frame.end());
-    log.add({e.name, e.threads, median(e.ms_per_frame), *lo, *hi, median(e.cpu_ms_per_frame), e.frames,
+    log.add({e.name, e.threads, e.backend, median(e.ms_per_frame), *lo, *hi, median(e.cpu_ms_per_frame), e.frames,
              int(e.ms_per_frame.size()), e.logged});
   }
   log.print_table(all_threads);

@@ -14,9 +14,9 @@ constexpr const char* kDepthMapCase = "depth_map_640x480";
 
 }  // namespace
 
-const ArFigure* ArLog::find(const std::string& name, int threads) const {
+const ArFigure* ArLog::find(const std::string& name, int threads, const std::string& backend) const {
   for (const ArFigure& f : figures_) {
-    if (f.name == name && f.threads == threads) return &f;
+    if (f.name == name && f.threads == threads && f.backend == backend) return &f;
   }
   return nullptr;
 }
@@ -25,10 +25,10 @@ void ArLog::add(const ArFigure& f) {
   figures_.push_back(f);
   if (!out_ || !f.logged) return;
   std::fprintf(out_,
-               "{\"suite\":\"ar\",\"case\":\"%s\",\"tris\":%zu,\"threads\":%d,\"backend\":\"hitscan\","
+               "{\"suite\":\"ar\",\"case\":\"%s\",\"tris\":%zu,\"threads\":%d,\"backend\":\"%s\","
                "\"metric\":\"ms_per_frame\",\"value\":%.6g,\"cpu_ms_per_frame\":%.6g,\"frames\":%d,\"samples\":%d,"
                "\"simd\":\"%s\"}\n",
-               f.name.c_str(), triangles_, f.threads, f.ms_per_frame, f.cpu_ms_per_frame, f.frames, f.samples,
+               f.name.c_str(), triangles_, f.threads, f.backend.c_str(), f.ms_per_frame, f.cpu_ms_per_frame, f.frames, f.samples,
                HITSCAN_SIMD_ISA);
   std::fflush(out_);
 }
@@ -37,13 +37,25 @@ bool ArLog::print_table(int all_threads) const {
   std::printf("\nar: %zu triangles; ms per frame, median of round-robin rounds (min .. max over rounds); cpu: the\n"
               "  process's CPU time per frame, all threads together (median)\n",
               triangles_);
-  std::printf("  %-26s %4s %10s %22s %10s %7s %7s\n", "case", "thr", "ms/frame", "min .. max", "cpu ms", "frames",
-              "rounds");
+  std::printf("  %-26s %-20s %4s %10s %22s %10s %7s %7s\n", "case", "backend", "thr", "ms/frame", "min .. max",
+              "cpu ms", "frames", "rounds");
   for (const ArFigure& f : figures_) {
     char spread[48];
     std::snprintf(spread, sizeof spread, "%.3f .. %.3f", f.min_ms, f.max_ms);
-    std::printf("  %-26s %4d %10.3f %22s %10.3f %7d %7d%s\n", f.name.c_str(), f.threads, f.ms_per_frame, spread,
-                f.cpu_ms_per_frame, f.frames, f.samples, f.logged ? "" : "  (not logged)");
+    std::printf("  %-26s %-20s %4d %10.3f %22s %10.3f %7d %7d%s\n", f.name.c_str(), f.backend.c_str(), f.threads,
+                f.ms_per_frame, spread, f.cpu_ms_per_frame, f.frames, f.samples, f.logged ? "" : "  (not logged)");
+  }
+  bool baselines = false;
+  for (const ArFigure& h : figures_) {
+    if (h.backend != "hitscan") continue;
+    for (const char* other : {"embree_high", "embree_high_packet8", "embree_high_packet16"}) {
+      const ArFigure* e = find(h.name, h.threads, other);
+      if (!e || h.ms_per_frame <= 0) continue;
+      if (!baselines) std::printf("\n  hitscan's speed over Embree's on the same frame (time ratio, same run):\n");
+      baselines = true;
+      std::printf("    %-26s %d thread%s: %.3f ms vs %s %.3f ms = %.2fx\n", h.name.c_str(), h.threads,
+                  h.threads == 1 ? " " : "s", h.ms_per_frame, other, e->ms_per_frame, e->ms_per_frame / h.ms_per_frame);
+    }
   }
   double frame_sum = 0;
   bool complete = true;

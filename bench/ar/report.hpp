@@ -14,6 +14,9 @@ struct ArFigure {
   /// "drape_100m", "occlusion_objects", "chunk_update", "depth_map_640x480".
   std::string name;
   int threads = 1;
+  /// "hitscan", or a baseline of the depth map: "embree_high" (rtcIntersect1), "embree_high_packet8",
+  /// "embree_high_packet16".
+  std::string backend = "hitscan";
   /// Median over the rounds of the mean time per frame in each round, milliseconds.
   double ms_per_frame = 0;
   /// Slowest and fastest round, to show the spread the median was taken from.
@@ -36,11 +39,12 @@ class ArLog {
   void add(const ArFigure& figure);
 
   /// Every figure, then the sum of the first three cases at all threads against 5 ms and the
-  /// depth map at all threads against 8 ms. Returns whether both targets are met.
+  /// depth map at all threads against 8 ms, and hitscan's depth map beside Embree's (speed
+  /// ratios of the same run). Returns whether both targets are met.
   bool print_table(int all_threads) const;
 
  private:
-  const ArFigure* find(const std::string& name, int threads) const;
+  const ArFigure* find(const std::string& name, int threads, const std::string& backend = "hitscan") const;
 
   std::FILE* out_;
   std::size_t triangles_;
