@@ -133,24 +133,28 @@ bool prepare_rays(std::span<const QueryRay> rays, const QueryOptions& options, W
     const M ordinary = ok & (len2 >= F(std::numeric_limits<float>::min())) & (len2 < inf);
     const F scale = F(1.0f) / sqrt(len2);
     const F limit = select(limit_options < limit_query, limit_options, limit_query);  // min(query, options)
-    alignas(32) float unit[3][kLanes], tmax[kLanes];
-    for (int a = 0; a < 3; ++a) (d[a] * scale).store(unit[a]);
-    limit.store(tmax);
-    const unsigned fast = unsigned(bits(ordinary));
+    // The structure-of-arrays rows 8 lanes at a time (lanes past `count` are overwritten by the
+    // caller), then the rays one by one; a lane outside the ordinary case rewrites its columns.
+    for (int a = 0; a < 3; ++a) {
+      F::load(lanes[a]).store(w.origin[a] + base);
+      (d[a] * scale).store(w.dir[a] + base);
+    }
+    limit.store(w.tmax + base);
+    const unsigned fast = unsigned(bits(ordinary)) & ((1u << count) - 1u);
     for (std::size_t l = 0; l < count; ++l) {
       const std::size_t r = base + l;
       Rayf& ray = w.ray[r];
       if ((fast >> l & 1) != 0) {
-        ray = {rays[r].origin, {unit[0][l], unit[1][l], unit[2][l]}, 0.0f, tmax[l]};
+        ray = {rays[r].origin, {w.dir[0][r], w.dir[1][r], w.dir[2][r]}, 0.0f, w.tmax[r]};
         w.valid[r] = true;
-      } else {
-        w.valid[r] = prepare(rays[r], options, ray);
-        if (!w.valid[r]) ray = {};
+        continue;
       }
+      w.valid[r] = prepare(rays[r], options, ray);
+      if (!w.valid[r]) ray = {};
       for (int a = 0; a < 3; ++a) w.origin[a][r] = ray.origin[a], w.dir[a][r] = ray.dir[a];
       w.tmax[r] = w.valid[r] ? ray.tmax : -kInfinity<float>;
-      any = any || w.valid[r];
     }
+    any = any || fast != 0 || std::any_of(w.valid + base, w.valid + base + count, [](bool v) { return v; });
   }
   return any;
 }
