@@ -127,7 +127,12 @@ std::uint32_t DynamicTree::choose_sibling(const Aabbf& box) {
       const float combined_child = on_path ? path[entry.depth].combined[i] : merge(child.box, box).surface_area();
       consider(c, combined_child + entry.below);
       const float below = entry.below + (combined_child - child.area);
-      if (!child.is_leaf() && box_area + below < best_cost) next[pushes++] = {c, below, entry.depth + 1};
+      if (!child.is_leaf() && box_area + below < best_cost) {
+        next[pushes++] = {c, below, entry.depth + 1};
+        // Its children are read when it is popped: their lines asked for now, as on the greedy path.
+        prefetch_line(&nodes_[child.child[0]]);
+        prefetch_line(&nodes_[child.child[1]]);
+      }
     }
     // The child that grows less is searched first, so it goes on top.
     if (pushes == 2 && next[1].below > next[0].below) std::swap(next[0], next[1]);
