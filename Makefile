@@ -59,7 +59,7 @@ test-thread:
 # built. Each replays the seed corpus that scripts/make_fuzz_corpus.py writes and the inputs that
 # once broke it (fuzz/regressions/), then mutates them for FUZZ_SECONDS (from seed 1, but
 # libFuzzer's path still varies from run to run: threads, scratch paths, children); FUZZ_RUNS=0
-# replays only; CI runs it with FUZZ_SECONDS=60 (see .ci/run). The targets run side by side (90
+# replays only; CI runs it with FUZZ_SECONDS=30 (see .ci/run). The targets run side by side (90
 # seconds are about a minute of one core each on two cores), each into $(BUILD)/fuzz/<target>.log, whose last lines are
 # printed. Any crash, leak (but assimp's own, fuzz/lsan_suppressions.txt), hang or out-of-memory
 # fails the make; what broke it is saved as $(BUILD)/fuzz/<target>-crash-<hash> (or -leak-,
