@@ -53,7 +53,7 @@ class Bvh final : public Structure {
   void build(std::span<const Aabbf> boxes) override {
     boxes_ = boxes;
     const bvh::BinaryBvh binary = bvh::build_binned_sah(boxes);
-    ids_ = binary.primitive_order;
+    ids_.assign(binary.primitive_order.begin(), binary.primitive_order.end());
     leaf_boxes_.resize(ids_.size());
     for (std::size_t k = 0; k < ids_.size(); ++k) leaf_boxes_[k] = boxes[ids_[k]];
     nodes_ = bvh::collapse_to_wide(binary, [](std::uint32_t first, std::uint32_t count) {
@@ -109,7 +109,7 @@ class Bvh final : public Structure {
 
  private:
   std::span<const Aabbf> boxes_;
-  std::vector<bvh::WideNode> nodes_;
+  HugePageVector<bvh::WideNode> nodes_;
   std::vector<std::uint32_t> ids_;
   std::vector<Aabbf> leaf_boxes_;
 };

@@ -8,6 +8,7 @@
 
 #include "hitscan/assert.hpp"
 #include "hitscan/math/simd.hpp"
+#include "hitscan/bvh/huge_page_allocator.hpp"
 
 namespace hitscan::bvh {
 namespace {
@@ -72,6 +73,8 @@ struct Bin {
   }
   Box4 bounds() const { return {Float4::load(lo), Float4::load(hi)}; }
 };
+
+using NodeArray = decltype(BinaryBvh::nodes);
 
 /// A primitive as the builder moves it around: its box and its index, kept together so that binning
 /// and partitioning read memory in order. 32 bytes: the index's bits ride in the unused fourth
@@ -169,12 +172,28 @@ class Builder {
       split_or_leaf(task, bvh.nodes, stack);
     }
     if (deferred.empty()) return finish(bvh);
+    if (!executor_ || executor_->concurrency() <= 1) {
+      // One at a time, in place: each subtree's root is its placeholder and its nodes follow the
+      // tree's, as the splice below puts them, without the copy.
+      for (const Task& subtree : deferred) {
+        std::vector<Task> local_stack{subtree};
+        while (!local_stack.empty()) {
+          const Task task = local_stack.back();
+          local_stack.pop_back();
+          split_or_leaf(task, bvh.nodes, local_stack);
+        }
+      }
+      return finish(bvh);
+    }
 
-    std::vector<std::vector<BinaryNode>> subtrees(deferred.size());
+    std::vector<NodeArray> subtrees(deferred.size());
     SerialExecutor serial;
     (executor_ ? *executor_ : serial).parallel_for(deferred.size(), 1, [&](std::size_t b, std::size_t e) {
       for (std::size_t i = b; i < e; ++i) {
-        std::vector<BinaryNode>& local = subtrees[i];
+        NodeArray& local = subtrees[i];
+        // At most 2n - 1 nodes for n primitives: grown by doubling, the array would be copied and
+        // fresh pages faulted in at each step.
+        local.reserve(2 * std::size_t{deferred[i].end - deferred[i].begin});
         local.push_back({});
         std::vector<Task> local_stack{{0, deferred[i].begin, deferred[i].end, deferred[i].depth, deferred[i].bounds}};
         while (!local_stack.empty()) {
@@ -209,7 +228,7 @@ class Builder {
     return b;
   }
 
-  void split_or_leaf(const Task& task, std::vector<BinaryNode>& nodes, std::vector<Task>& stack) {
+  void split_or_leaf(const Task& task, NodeArray& nodes, std::vector<Task>& stack) {
     const Aabbf node_bounds = task.bounds.box.to_aabb();
     const Aabbf center_bounds = task.bounds.centroids.to_aabb();
     nodes[task.node].bounds = node_bounds;
@@ -305,7 +324,7 @@ class Builder {
   // sorts its primitives (`given` null) or takes its parent's orders filtered to its side, which
   // are the same: a child never sorts again. Children too deep for the SAH, and a node whose
   // centres are all equal but that must split, go to `stack` as split_or_leaf would take them.
-  void small_subtree(const Task& task, std::vector<BinaryNode>& nodes, std::vector<Task>& stack,
+  void small_subtree(const Task& task, NodeArray& nodes, std::vector<Task>& stack,
                      const SmallOrders* given) {
     const Aabbf node_bounds = task.bounds.box.to_aabb();
     const Aabbf center_bounds = task.bounds.centroids.to_aabb();
@@ -402,7 +421,7 @@ class Builder {
   }
 
   // Two children for the task, [task.begin, middle) and [middle, task.end), on the stack.
-  void push_children(const Task& task, std::uint32_t middle, std::vector<BinaryNode>& nodes, std::vector<Task>& stack,
+  void push_children(const Task& task, std::uint32_t middle, NodeArray& nodes, std::vector<Task>& stack,
                      const std::array<RangeBounds, 2>& sides) {
     const auto left = static_cast<std::uint32_t>(nodes.size());
     nodes.push_back({});
@@ -529,7 +548,7 @@ class Builder {
   std::uint32_t count_;
   const BoxSource& boxes_;
   BuildSettings settings_;
-  std::vector<PrimRef> refs_;
+  HugePageVector<PrimRef> refs_;
   int block_shift_ = -1;  // log2 of leaf_block_size when it is a power of two
   Executor* executor_ = nullptr;
 };

@@ -7,7 +7,7 @@ class Collapser {
  public:
   Collapser(const BinaryBvh& binary, const MakeLeaf& make_leaf) : binary_(binary), make_leaf_(make_leaf) {}
 
-  std::vector<WideNode> run() {
+  HugePageVector<WideNode> run() {
     if (binary_.nodes.empty()) return {};
     // Every wide node but a leaf root opens at least one inner binary node of its own.
     nodes_.reserve(binary_.nodes.size() / 2 + 1);
@@ -66,12 +66,12 @@ class Collapser {
 
   const BinaryBvh& binary_;
   const MakeLeaf& make_leaf_;
-  std::vector<WideNode> nodes_;
+  HugePageVector<WideNode> nodes_;
 };
 
 }  // namespace
 
-std::vector<WideNode> collapse_to_wide(const BinaryBvh& binary, const MakeLeaf& make_leaf) {
+HugePageVector<WideNode> collapse_to_wide(const BinaryBvh& binary, const MakeLeaf& make_leaf) {
   return Collapser(binary, make_leaf).run();
 }
 

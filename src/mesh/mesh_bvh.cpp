@@ -93,8 +93,7 @@ Result<MeshBvh> MeshBvh::build(std::shared_ptr<const TriangleMesh> mesh, const b
     }
     return std::pair{first_pack, static_cast<std::uint32_t>(data->packs.size()) - first_pack};
   };
-  const std::vector<bvh::WideNode> nodes = bvh::collapse_to_wide(binary, make_leaf);
-  data->nodes.assign(nodes.begin(), nodes.end());
+  data->nodes = bvh::collapse_to_wide(binary, make_leaf);
   for (std::size_t i = 0; i < mesh->triangle_count(); ++i) {
     if (!mesh->is_usable(i)) data->left_out.push_back(static_cast<std::uint32_t>(i));
   }

@@ -10,7 +10,7 @@
 #include "hitscan/bvh/wide_bvh.hpp"
 #include "hitscan/geometry/ray_triangle.hpp"
 #include "hitscan/mesh/mesh_bvh.hpp"
-#include "huge_page_allocator.hpp"
+#include "hitscan/bvh/huge_page_allocator.hpp"
 
 namespace hitscan {
 
@@ -27,9 +27,9 @@ struct LeafPack {
 
 struct MeshBvh::Data {
   /// Both arrays are read at random by every ray: on huge pages when they are large.
-  std::vector<bvh::WideNode, HugePageAllocator<bvh::WideNode>> nodes;
+  HugePageVector<bvh::WideNode> nodes;
   /// Leaf packs in leaf order.
-  std::vector<LeafPack, HugePageAllocator<LeafPack>> packs;
+  HugePageVector<LeafPack> packs;
   /// The triangles left out of the tree as degenerate at build time (refit must find them still
   /// degenerate: the tree has no place for them).
   std::vector<std::uint32_t> left_out;

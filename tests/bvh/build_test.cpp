@@ -247,7 +247,7 @@ TEST(WideCollapse, KeepsEveryLeafOnceWithBoundsContainingItsLeaves) {
   const std::vector<Aabbf> boxes = random_boxes(4000, 5);
   const BinaryBvh binary = build_binned_sah(boxes);
   std::vector<std::pair<std::uint32_t, std::uint32_t>> leaves;  // binary leaf ranges, by item
-  const std::vector<WideNode> nodes = collapse_to_wide(binary, [&](std::uint32_t first, std::uint32_t count) {
+  const auto nodes = collapse_to_wide(binary, [&](std::uint32_t first, std::uint32_t count) {
     leaves.emplace_back(first, count);
     return std::pair{static_cast<std::uint32_t>(leaves.size() - 1), 1u};
   });

@@ -8,6 +8,7 @@
 #include <span>
 #include <vector>
 
+#include "hitscan/bvh/huge_page_allocator.hpp"
 #include "hitscan/executor.hpp"
 #include "hitscan/math/aabb.hpp"
 
@@ -34,11 +35,13 @@ struct BinaryNode {
   bool is_leaf() const { return count != 0; }
 };
 
+/// Both arrays are on huge pages when large: a million-triangle build writes tens of megabytes of
+/// fresh memory, and faulting it in 4 KiB at a time was a fifth of the build's time.
 struct BinaryBvh {
   /// nodes[0] is the root; empty when there were no primitives.
-  std::vector<BinaryNode> nodes;
+  HugePageVector<BinaryNode> nodes;
   /// The primitives in leaf order: leaves refer to ranges of this array.
-  std::vector<std::uint32_t> primitive_order;
+  HugePageVector<std::uint32_t> primitive_order;
 };
 
 /// Builds over the valid boxes of `bounds` (a box that is not valid, e.g. empty or NaN, is left

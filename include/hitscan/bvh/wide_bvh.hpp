@@ -32,7 +32,7 @@ using MakeLeaf = std::function<std::pair<std::uint32_t, std::uint32_t>(std::uint
 
 /// The wide tree of a binary one; nodes[0] is the root (a root leaf becomes a root node with one
 /// leaf child). Empty for an empty binary tree. Nodes are laid out depth first.
-std::vector<WideNode> collapse_to_wide(const BinaryBvh& binary, const MakeLeaf& make_leaf);
+HugePageVector<WideNode> collapse_to_wide(const BinaryBvh& binary, const MakeLeaf& make_leaf);
 
 /// Most entries a traversal stack can hold. The build bounds the binary depth (40 SAH levels, then
 /// object-median splits of at most 32 more), the wide depth is at most the binary depth, and each

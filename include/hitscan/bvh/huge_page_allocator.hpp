@@ -1,15 +1,18 @@
 #pragma once
-// An allocator for the large arrays a ray walks at random (a big mesh's nodes and leaf packs):
-// blocks of 2 MiB or more are aligned to 2 MiB and offered to the kernel for transparent huge
-// pages (madvise MADV_HUGEPAGE, Linux), so that a walk through tens of megabytes misses the TLB
-// once per 2 MiB rather than once per 4 KiB page. On the 1.3M-triangle noisy sphere of the mesh
-// benchmark that is about 15% more incoherent rays a second. Where the kernel says no (THP
-// disabled, another OS) the memory is ordinary memory. Smaller blocks come from operator new.
-// Not installed, not part of the API.
+/// An allocator for large arrays: blocks of 2 MiB or more are aligned to 2 MiB and offered to the
+/// kernel for transparent huge pages (madvise MADV_HUGEPAGE, Linux). Where the kernel says no (THP
+/// disabled, another OS) the memory is ordinary memory. Smaller blocks come from operator new.
+///
+/// Two uses. A ray walking tens of megabytes of nodes and leaf packs at random then misses the TLB
+/// once per 2 MiB rather than once per 4 KiB page (the 1.3M-triangle noisy sphere of the mesh
+/// benchmark: about 15% more incoherent rays a second). And a build's fresh arrays are faulted in
+/// once per 2 MiB rather than once per 4 KiB, which on a virtual machine that hands freed memory
+/// back to its host is a large part of a big build (see BinaryBvh).
 
 #include <cstddef>
 #include <cstdlib>
 #include <new>
+#include <vector>
 
 #if defined(__linux__)
 #include <sys/mman.h>
@@ -53,5 +56,9 @@ struct HugePageAllocator {
     return true;
   }
 };
+
+/// A vector on HugePageAllocator.
+template <class T>
+using HugePageVector = std::vector<T, HugePageAllocator<T>>;
 
 }  // namespace hitscan
