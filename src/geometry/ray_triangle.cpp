@@ -128,8 +128,8 @@ RayHit<T> ray_vs_triangle_moller_trumbore(const Triangle<T>& tri, const Ray<T>& 
 namespace detail {
 
 template <class F>
-void finish_edge_lanes(const TrianglePack<F>& pack, const WatertightRay<float>& ray, const Vec3<float>& dir, int rare,
-                       PackHit<F>& out) {
+PackHit<F> finish_edge_lanes(const TrianglePack<F>& pack, const WatertightRay<float>& ray, const Vec3<float>& dir,
+                             int rare, PackHit<F> out) {
   constexpr int W = F::width;
   float lanes[9][W], t_lanes[W], u_lanes[W], v_lanes[W];
   const F* fields[9] = {&pack.v0_x, &pack.v0_y, &pack.v0_z, &pack.v1_x, &pack.v1_y,
@@ -157,15 +157,18 @@ void finish_edge_lanes(const TrianglePack<F>& pack, const WatertightRay<float>& 
   out.t = F::load(t_lanes);
   out.u = F::load(u_lanes);
   out.v = F::load(v_lanes);
+  return out;
 }
 
 
 }  // namespace detail
 
-template void detail::finish_edge_lanes(const TrianglePack<simd::Float4>&, const WatertightRay<float>&,
-                                        const Vec3<float>&, int, PackHit<simd::Float4>&);
-template void detail::finish_edge_lanes(const TrianglePack<simd::Float8>&, const WatertightRay<float>&,
-                                        const Vec3<float>&, int, PackHit<simd::Float8>&);
+template PackHit<simd::Float4> detail::finish_edge_lanes(const TrianglePack<simd::Float4>&,
+                                                         const WatertightRay<float>&, const Vec3<float>&, int,
+                                                         PackHit<simd::Float4>);
+template PackHit<simd::Float8> detail::finish_edge_lanes(const TrianglePack<simd::Float8>&,
+                                                         const WatertightRay<float>&, const Vec3<float>&, int,
+                                                         PackHit<simd::Float8>);
 template struct WatertightRay<float>;
 template struct WatertightRay<double>;
 template RayHit<float> ray_vs_triangle(const Triangle<float>&, const Ray<float>&);

@@ -92,10 +92,11 @@ template <class F>
 PackHit<F> ray_vs_triangles(const TrianglePack<F>& pack, const WatertightRay<float>& ray, const Vec3<float>& dir);
 
 namespace detail {
-/// The lanes of `rare` (edge function exactly zero) redone by the scalar kernel.
+/// `out` with the lanes of `rare` (edge function exactly zero) redone by the scalar kernel. By
+/// value: a pack hit passed by reference would live in memory on the common path too.
 template <class F>
-void finish_edge_lanes(const TrianglePack<F>& pack, const WatertightRay<float>& ray, const Vec3<float>& dir, int rare,
-                       PackHit<F>& out);
+PackHit<F> finish_edge_lanes(const TrianglePack<F>& pack, const WatertightRay<float>& ray, const Vec3<float>& dir,
+                             int rare, PackHit<F> out);
 }  // namespace detail
 
 // Defined here so that a traversal inlines it and keeps the lanes in registers.
@@ -121,11 +122,15 @@ inline PackHit<F> ray_vs_triangles(const TrianglePack<F>& pack, const Watertight
   const F v = ax * cy - ay * cx;
   const F w = bx * ay - by * ax;
   const F zero(0.0f);
-  const auto outside = ((u < zero) | (v < zero) | (w < zero)) & ((u > zero) | (v > zero) | (w > zero));
+  // A lane is outside when its edge functions have both signs, and a candidate when they share
+  // one (zeros included), read off their least and greatest. Edge functions are finite for a
+  // triangle within the working range, and all three NaN in a padding lane, which is then
+  // neither (min and max of NaNs are NaN), as with comparisons of each.
+  const F least = min(min(u, v), w), greatest = max(max(u, v), w);
+  const auto outside = (least < zero) & (greatest > zero);
   // Most packs a traversal reaches miss in every lane (the ray passes beside them): leave before
-  // the division. A lane is a candidate when its edge functions share a sign (zeros included);
-  // NaN lanes (padding) are not, as they never hit below either.
-  const auto same_sign = ((u >= zero) & (v >= zero) & (w >= zero)) | ((u <= zero) & (v <= zero) & (w <= zero));
+  // the division.
+  const auto same_sign = (least >= zero) | (greatest <= zero);
   if (!any(same_sign)) return out;
   const F det = u + v + w;
   const F inv_det = F(1.0f) / det;
@@ -144,7 +149,7 @@ inline PackHit<F> ray_vs_triangles(const TrianglePack<F>& pack, const Watertight
   // A lane with an edge function of exactly zero needs the double retry and the ownership
   // rule: hand it to the scalar kernel (rare: the ray passes exactly through an edge's line).
   int rare = bits(on_edge & ~outside);
-  if (rare != 0) detail::finish_edge_lanes(pack, ray, dir, rare, out);
+  if (rare != 0) [[unlikely]] out = detail::finish_edge_lanes(pack, ray, dir, rare, out);
   return out;
 }
 
