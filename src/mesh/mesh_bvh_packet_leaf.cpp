@@ -100,7 +100,9 @@ void rays_vs_pack(Packet& p, const LeafPack& leaf, std::uint32_t pack, std::uint
       const F v = ax * cy - ay * cx;
       const F w = bx * ay - by * ax;
       const F zero(0.0f);
-      const M outside = ((u < zero) | (v < zero) | (w < zero)) & ((u > zero) | (v > zero) | (w > zero));
+      // As ray_vs_triangles reads it: both signs among the edge functions (finite in the lanes
+      // of `lanes`, the only ones whose answers are kept).
+      const M outside = (min(min(u, v), w) < zero) & (max(max(u, v), w) > zero);
       const unsigned inside = unsigned(bits(~outside)) & lanes;
       if (inside == 0) continue;  // the common case: every ray passes the triangle by
       const F sz = F::load(p.shear[2] + base);
