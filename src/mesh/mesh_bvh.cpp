@@ -6,6 +6,7 @@
 #include <iterator>
 #include <limits>
 #include <string>
+#include <type_traits>
 
 #include "hitscan/bvh/traverse.hpp"
 #include "hitscan/geometry/ray_triangle.hpp"
@@ -124,7 +125,9 @@ MeshHit MeshBvh::intersect_counted(const Rayf& ray, FaceMode faces, OnNode on_no
   if (!s.prepared.valid) return {};
   float tmax = ray.tmax;
   bvh::traverse<true>(s.d.nodes, ray, tmax, [&s](std::uint32_t first, std::uint32_t count, float& t_limit, float floor) {
-    if (s.triangles) *s.triangles += 4 * count;
+    // Only the counting overload counts: a store through the pointer might alias the walk's
+    // state, which the compiler would then reload after it.
+    if constexpr (!std::is_same_v<OnNode, bvh::IgnoreNodes>) *s.triangles += 4 * count;
     for (std::uint32_t p = first; p < first + count; ++p) {
       s.prepared.tmax = t_limit;
       const PackHit<simd::Float4> h = ray_vs_triangles(s.d.packs[p].triangles, s.prepared, s.ray.dir);
