@@ -7,8 +7,8 @@
 #include <limits>
 
 #include "hitscan/assert.hpp"
-#include "hitscan/math/simd.hpp"
 #include "hitscan/bvh/huge_page_allocator.hpp"
+#include "hitscan/math/simd.hpp"
 
 namespace hitscan::bvh {
 namespace {
@@ -175,14 +175,7 @@ class Builder {
     if (!executor_ || executor_->concurrency() <= 1) {
       // One at a time, in place: each subtree's root is its placeholder and its nodes follow the
       // tree's, as the splice below puts them, without the copy.
-      for (const Task& subtree : deferred) {
-        std::vector<Task> local_stack{subtree};
-        while (!local_stack.empty()) {
-          const Task task = local_stack.back();
-          local_stack.pop_back();
-          split_or_leaf(task, bvh.nodes, local_stack);
-        }
-      }
+      for (const Task& subtree : deferred) build_all({subtree}, bvh.nodes);
       return finish(bvh);
     }
 
@@ -195,12 +188,7 @@ class Builder {
         // fresh pages faulted in at each step.
         local.reserve(2 * std::size_t{deferred[i].end - deferred[i].begin});
         local.push_back({});
-        std::vector<Task> local_stack{{0, deferred[i].begin, deferred[i].end, deferred[i].depth, deferred[i].bounds}};
-        while (!local_stack.empty()) {
-          const Task task = local_stack.back();
-          local_stack.pop_back();
-          split_or_leaf(task, local, local_stack);
-        }
+        build_all({{0, deferred[i].begin, deferred[i].end, deferred[i].depth, deferred[i].bounds}}, local);
       }
     });
     // Local node k >= 1 goes to offset + k - 1; the local root replaces the placeholder.
@@ -226,6 +214,15 @@ class Builder {
     RangeBounds b;
     for (std::uint32_t i = begin; i < end; ++i) b.grow(refs_[i]);
     return b;
+  }
+
+  // Builds the tasks of `stack` and every task they split into, into `nodes`.
+  void build_all(std::vector<Task> stack, NodeArray& nodes) {
+    while (!stack.empty()) {
+      const Task task = stack.back();
+      stack.pop_back();
+      split_or_leaf(task, nodes, stack);
+    }
   }
 
   void split_or_leaf(const Task& task, NodeArray& nodes, std::vector<Task>& stack) {
