@@ -3,6 +3,7 @@
 
 #include <gtest/gtest.h>
 
+#include <limits>
 #include <random>
 #include <vector>
 
@@ -138,6 +139,54 @@ TYPED_TEST(RayPackTest, TrianglesMatchScalarWatertightKernel) {
     }
   }
   EXPECT_GT(edge_cases, 1000);
+}
+
+// MeshBvh pads its leaf packs with NaN corners. The pack test's sign filters read the least and
+// greatest edge function, so a NaN lane must fail both (never hit, never sent to the scalar
+// finish), and the other lanes must still match the scalar kernel, rays through their vertices
+// included.
+TYPED_TEST(RayPackTest, NanPaddedLanesNeverHitAndLeaveTheOthersExact) {
+  using F = TypeParam;
+  constexpr int W = F::width;
+  Rng rng;
+  int hits_seen = 0;
+  for (int iteration = 0; iteration < kRays / W; ++iteration) {
+    const int real = 1 + iteration % (W - 1);  // lanes [real, W) are padding
+    std::vector<Trianglef> tris(W);
+    float v[9][W];
+    for (int i = 0; i < W; ++i) {
+      const Vec3f c = rng.point(3);
+      tris[i] = {c + rng.point(2), c + rng.point(2), c + rng.point(2)};
+      for (int k = 0; k < 3; ++k) {
+        const Vec3f& p = k == 0 ? tris[i].v0 : (k == 1 ? tris[i].v1 : tris[i].v2);
+        for (int a = 0; a < 3; ++a) v[3 * k + a][i] = i < real ? p[a] : std::numeric_limits<float>::quiet_NaN();
+      }
+    }
+    TrianglePack<F> pack;
+    F* fields[9] = {&pack.v0_x, &pack.v0_y, &pack.v0_z, &pack.v1_x, &pack.v1_y, &pack.v1_z, &pack.v2_x, &pack.v2_y, &pack.v2_z};
+    for (int f = 0; f < 9; ++f) *fields[f] = F::load(v[f]);
+    for (int k = 0; k < 3; ++k) {
+      Rayf ray = rng.ray();
+      if (k == 1) ray.dir = tris[0].v2 - ray.origin;                       // through a vertex
+      if (k == 2) ray.dir = (tris[0].v0 + tris[0].v1) * 0.5f - ray.origin;  // through an edge
+      const PackHit<F> packed = ray_vs_triangles(pack, WatertightRay<float>::from_ray(ray), ray.dir);
+      const int hits = bits(packed.hit);
+      for (int i = 0; i < W; ++i) {
+        if (i >= real) {
+          ASSERT_EQ((hits >> i) & 1, 0) << "padding lane " << i << " iteration " << iteration;
+          continue;
+        }
+        const RayHitf scalar = ray_vs_triangle(tris[i], ray);
+        ASSERT_EQ(scalar.hit, ((hits >> i) & 1) != 0) << "lane " << i << " iteration " << iteration;
+        if (!scalar.hit) continue;
+        ++hits_seen;
+        ASSERT_EQ(scalar.t, packed.t[i]);
+        ASSERT_EQ(scalar.u, packed.u[i]);
+        ASSERT_EQ(scalar.v, packed.v[i]);
+      }
+    }
+  }
+  EXPECT_GT(hits_seen, 1000);
 }
 
 TYPED_TEST(RayPackTest, InvalidRayMissesEveryLane) {
