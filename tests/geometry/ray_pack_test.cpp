@@ -35,6 +35,24 @@ struct Rng {
 
 constexpr int kRays = 20000;
 
+// A pack from its nine coordinate rows (v0 x, y, z, v1 x, ...), lane i of each row for triangle i.
+template <class F>
+TrianglePack<F> load_pack(const float (&v)[9][F::width]) {
+  TrianglePack<F> pack;
+  F* fields[9] = {&pack.v0_x, &pack.v0_y, &pack.v0_z, &pack.v1_x, &pack.v1_y, &pack.v1_z, &pack.v2_x, &pack.v2_y, &pack.v2_z};
+  for (int f = 0; f < 9; ++f) *fields[f] = F::load(v[f]);
+  return pack;
+}
+
+// Lane i of a pack hit against the scalar kernel's hit of the same triangle: the same bits.
+template <class F>
+void expect_lane_matches(const RayHitf& scalar, const PackHit<F>& packed, int i) {
+  ASSERT_EQ(scalar.t, packed.t[i]);
+  ASSERT_EQ(scalar.u, packed.u[i]);
+  ASSERT_EQ(scalar.v, packed.v[i]);
+  ASSERT_EQ(scalar.back_face(), ((bits(packed.back_face) >> i) & 1) != 0) << "lane " << i;
+}
+
 TYPED_TEST(RayPackTest, SpheresMatchScalarKernel) {
   using F = TypeParam;
   constexpr int W = F::width;
@@ -115,9 +133,7 @@ TYPED_TEST(RayPackTest, TrianglesMatchScalarWatertightKernel) {
         v[3 * k][i] = p.x, v[3 * k + 1][i] = p.y, v[3 * k + 2][i] = p.z;
       }
     }
-    TrianglePack<F> pack;
-    F* fields[9] = {&pack.v0_x, &pack.v0_y, &pack.v0_z, &pack.v1_x, &pack.v1_y, &pack.v1_z, &pack.v2_x, &pack.v2_y, &pack.v2_z};
-    for (int f = 0; f < 9; ++f) *fields[f] = F::load(v[f]);
+    const TrianglePack<F> pack = load_pack<F>(v);
     for (int k = 0; k < 4; ++k) {
       Rayf ray = rng.ray();
       if (k == 3) {  // aim exactly at a vertex of lane 0: exercises the rare scalar path
@@ -131,10 +147,7 @@ TYPED_TEST(RayPackTest, TrianglesMatchScalarWatertightKernel) {
         const RayHitf scalar = ray_vs_triangle(tris[i], ray);
         ASSERT_EQ(scalar.hit, ((hits >> i) & 1) != 0) << "lane " << i << " iteration " << iteration;
         if (!scalar.hit) continue;
-        ASSERT_EQ(scalar.t, packed.t[i]);
-        ASSERT_EQ(scalar.u, packed.u[i]);
-        ASSERT_EQ(scalar.v, packed.v[i]);
-        ASSERT_EQ(scalar.back_face(), ((bits(packed.back_face) >> i) & 1) != 0) << "lane " << i;
+        expect_lane_matches(scalar, packed, i);
       }
     }
   }
@@ -162,9 +175,7 @@ TYPED_TEST(RayPackTest, NanPaddedLanesNeverHitAndLeaveTheOthersExact) {
         for (int a = 0; a < 3; ++a) v[3 * k + a][i] = i < real ? p[a] : std::numeric_limits<float>::quiet_NaN();
       }
     }
-    TrianglePack<F> pack;
-    F* fields[9] = {&pack.v0_x, &pack.v0_y, &pack.v0_z, &pack.v1_x, &pack.v1_y, &pack.v1_z, &pack.v2_x, &pack.v2_y, &pack.v2_z};
-    for (int f = 0; f < 9; ++f) *fields[f] = F::load(v[f]);
+    const TrianglePack<F> pack = load_pack<F>(v);
     for (int k = 0; k < 3; ++k) {
       Rayf ray = rng.ray();
       if (k == 1) ray.dir = tris[0].v2 - ray.origin;                       // through a vertex
@@ -180,9 +191,7 @@ TYPED_TEST(RayPackTest, NanPaddedLanesNeverHitAndLeaveTheOthersExact) {
         ASSERT_EQ(scalar.hit, ((hits >> i) & 1) != 0) << "lane " << i << " iteration " << iteration;
         if (!scalar.hit) continue;
         ++hits_seen;
-        ASSERT_EQ(scalar.t, packed.t[i]);
-        ASSERT_EQ(scalar.u, packed.u[i]);
-        ASSERT_EQ(scalar.v, packed.v[i]);
+        expect_lane_matches(scalar, packed, i);
       }
     }
   }
