@@ -13,7 +13,7 @@ SANITIZE_FLAGS = -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_CXX_FLAGS_RELWITHDEBI
 
 all:
 	scripts/deps.sh test
-	$(CONFIGURE) -B $(BUILD)/release -DCMAKE_BUILD_TYPE=Release
+	$(CONFIGURE) -B $(BUILD)/release -DCMAKE_BUILD_TYPE=Release -DHITSCAN_BUILD_PYTHON=ON
 	cmake --build $(BUILD)/release -j $(JOBS)
 
 demo:
@@ -88,7 +88,7 @@ fuzz:
 
 bench:
 	scripts/deps.sh bench
-	$(CONFIGURE) -B $(BUILD)/bench -DCMAKE_BUILD_TYPE=Release -DHITSCAN_BUILD_BENCH=ON
+	$(CONFIGURE) -B $(BUILD)/bench -DCMAKE_BUILD_TYPE=Release -DHITSCAN_BUILD_BENCH=ON -DHITSCAN_BUILD_PYTHON=ON
 	cmake --build $(BUILD)/bench -j $(JOBS)
 	mkdir -p out
 	$(BUILD)/bench/bench/hitscan_bench --jsonl out/bench.jsonl
