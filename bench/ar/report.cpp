@@ -5,7 +5,7 @@
 namespace hitscan::bench {
 namespace {
 
-// The targets on this machine, at all threads.
+// hitscan's targets for one AR frame, at all threads.
 constexpr double kFrameTargetMs = 5.0;     // drape_100m + occlusion_objects + chunk_update
 constexpr double kDepthMapTargetMs = 8.0;  // depth_map_640x480
 

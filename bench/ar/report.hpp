@@ -1,7 +1,7 @@
 #pragma once
 // The figures of the AR suite: one JSON object per line, appended to the file the other
 // benchmarks write (suite "ar", metric "ms_per_frame", backend "hitscan", one line per case and
-// thread count), and at the end a table of every case and the targets.
+// thread count), and at the end a table of every case and hitscan's targets.
 
 #include <cstddef>
 #include <cstdio>

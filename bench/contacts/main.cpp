@@ -1,4 +1,4 @@
-// hitscan_contacts_bench: the "contacts" suite (issue 4). n / 2 spheres and n / 2 boxes in a cube
+// hitscan_contacts_bench: the "contacts" suite. n / 2 spheres and n / 2 boxes in a cube
 // (scene.hpp); one pass finds every touching (sphere, box) pair and its contact (point, normal,
 // depth). hitscan's brute force, two-stage, uniform grid and dynamic tree side by side with
 // Bullet 3 (dedicated sphere-box algorithm and GJK, warm world and from scratch), in one process

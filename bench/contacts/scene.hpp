@@ -1,5 +1,5 @@
 #pragma once
-// The scenario of the contacts suite (issue 4, "Benchmarks"): n / 2 spheres and n / 2 boxes, every
+// The scenario of the contacts suite: n / 2 spheres and n / 2 boxes, every
 // other box rotated by a random quaternion and the rest axis-aligned, centres uniform in a cube,
 // radii and half extents uniform in [0.5, 5]. The cube's side is 100 for 1000 objects and grows
 // as the cube root of n, so that the density, and with it the number of touching pairs per

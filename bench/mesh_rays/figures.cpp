@@ -62,7 +62,7 @@ void FigureLog::print_ratio_table(int all_threads) const {
     row(c, c, "hitscan", "embree_high");
     row(c, c + " packets", "hitscan_packet64", "embree_high_packet8");
   }
-  // Builds against Embree MEDIUM, the yardstick (ratio > 1: hitscan builds faster), then
+  // Builds against Embree MEDIUM, the build yardstick (ratio > 1: hitscan builds faster), then
   // the memory against Embree HIGH's, whose tree is the one traced above.
   std::printf("  %-36s %9s %9s %7s | %9s %9s %7s\n", "build, 1 thread (ms | bytes/tri)", "hitscan", "emb_med", "speed",
               "hitscan", "emb_high", "ratio");

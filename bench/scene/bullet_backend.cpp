@@ -19,8 +19,8 @@
 //   world only.
 // - Rays use rayTest's default convex cast (btSubsimplexConvexCast). It stops within about 10^-2
 //   of the surface and now and then reports a hit on a shape the ray passes by (the cross-check
-//   counts them); btGjkConvexCast (kF_UseGjkConvexCastRaytest) was tried and is worse on these
-//   zero-margin boxes and cylinders: it misses many of them.
+//   counts them); btGjkConvexCast (kF_UseGjkConvexCastRaytest), the alternative, is worse on
+//   these zero-margin boxes and cylinders: it misses many of them.
 // - Touching, for contactTest: a collider counts when Bullet reports a point at distance <= 0
 //   (with the default closest-distance threshold of 0 its algorithms may also report points a
 //   little apart).

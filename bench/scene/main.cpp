@@ -9,8 +9,8 @@
 //   move_commit    1% of the colliders moved to new random places, then made visible (hitscan:
 //                  set_transform and commit; Bullet: setWorldTransform and updateSingleAabb); and
 //                  hitscan alone moving 0.1%, 1%, 10% and 100% per commit (move_0.1pct_commit ...
-//                  move_100pct_commit): the cost per moved collider, which the issue asks to be in
-//                  proportion to the moves, not a rebuild
+//                  move_100pct_commit): the cost per moved collider, which should be in proportion
+//                  to the moves, not a rebuild
 //   move_drift_commit  10% of the colliders moving steadily by 0.1 a frame, out for 30 frames and
 //                  back, each frame committed (the common case: most moves stay in the fat boxes)
 //
@@ -273,7 +273,7 @@ int run_size(std::size_t n, const Options& options, SceneLog& log) {
     log_entries(log, n, "move_drift_commit", 1, e, true);
   }
   {
-    // What the issue asks of the tree: a commit costs in proportion to the colliders moved, not a
+    // What the tree promises: a commit costs in proportion to the colliders moved, not a
     // rebuild. hitscan alone, 0.1%, 1%, 10% and 100% of the colliders moved per commit (from half
     // of them on, a commit rebuilds the tree from its leaves): the cost per moved collider.
     std::printf("  moves per commit (hitscan; each to a random place and back, medians of %d):", 2 * rounds);

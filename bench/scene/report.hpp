@@ -36,7 +36,7 @@ class SceneLog {
   void add(const std::vector<SceneFigure>& figures);
 
   /// Per size and query: each backend's figure, hitscan's speed-up over Bullet and over brute
-  /// force, and whether the speed-up over Bullet meets the target for queries (3x).
+  /// force, and whether the speed-up over Bullet meets hitscan's target for queries (3x).
   void print_table() const;
 
  private:
