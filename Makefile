@@ -98,6 +98,7 @@ bench:
 	PYTHONPATH=$(BUILD)/bench/python PYTHONDONTWRITEBYTECODE=1 /usr/bin/python3 bench/python_bench.py --jsonl out/bench.jsonl
 	$(BUILD)/bench/bench/hitscan_ar_bench --jsonl out/bench.jsonl
 	$(BUILD)/bench/bench/hitscan_structures_bench --jsonl out/bench.jsonl
+	/usr/bin/python3 scripts/bench_tables.py out/bench.jsonl docs/benchmarks.md
 
 clean:
 	rm -rf $(BUILD)
