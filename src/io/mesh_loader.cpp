@@ -6,7 +6,6 @@
 
 #include <algorithm>
 #include <cctype>
-#include <cerrno>
 #include <charconv>
 #include <cstdint>
 #include <cstdio>
@@ -14,8 +13,6 @@
 #include <exception>
 #include <filesystem>
 #include <functional>
-#include <fstream>
-#include <iterator>
 #include <limits>
 #include <new>
 #include <optional>
@@ -26,6 +23,7 @@
 #include <vector>
 
 #include "child_process.hpp"
+#include "regular_file.hpp"
 #include "hitscan/math/mat3.hpp"
 
 namespace hitscan::io {
@@ -112,11 +110,14 @@ std::string lowercase_extension(const std::string& path) {
   return extension;
 }
 
-// The whole file, for the format checks below (check_readable has opened it already), which read
-// it only once the format applies.
-std::string file_text(const std::string& path) {
-  std::ifstream file(path, std::ios::binary);
-  return std::string((std::istreambuf_iterator<char>(file)), std::istreambuf_iterator<char>());
+// What the messages call the file the loader expects.
+constexpr std::string_view kMeshFile = "mesh file";
+
+// The whole file, or its first `max_bytes`, for the format checks below, which read it only once
+// the format applies. check_readable has let the path through, but it may have changed since.
+Result<std::string> file_text(const std::string& path,
+                              std::size_t max_bytes = std::numeric_limits<std::size_t>::max()) {
+  return detail::read_regular_file(path, kMeshFile, max_bytes);
 }
 
 struct OffCounts {
@@ -229,6 +230,16 @@ Status check_off_face_lines(const std::string& path, std::string_view text, cons
   return Status::success();
 }
 
+// The first word of the file, as `std::istream >> std::string` reads it: spaces skipped, then up
+// to the next space or the end.
+std::string read_first_word(std::FILE* file) {
+  std::string word;
+  int c = std::fgetc(file);
+  while (c != EOF && std::isspace(c)) c = std::fgetc(file);
+  for (; c != EOF && !std::isspace(c); c = std::fgetc(file)) word += static_cast<char>(c);
+  return word;
+}
+
 // assimp 5.2's OFF reader allocates what the header announces before reading anything: a 310-byte
 // file announcing 10^11 vertices takes it 16 GB and half a minute to reject. So the header must
 // read, and announce no more than the file can hold. Every vertex takes
@@ -236,13 +247,16 @@ Status check_off_face_lines(const std::string& path, std::string_view text, cons
 // can hold is rejected here first. Applies to the files assimp reads as OFF: named .off, or
 // beginning with the keyword. `announced` receives the counts, for check_off_face_count.
 Status check_off_header(const std::string& path, std::optional<OffCounts>& announced) {
-  std::string first_word;
-  std::ifstream(path, std::ios::binary) >> first_word;
+  Result<detail::FileHandle> file = detail::open_regular_file(path, kMeshFile);
+  if (!file.ok()) return file.status();
+  const std::string first_word = read_first_word(file.value().get());
   if (lowercase_extension(path) != ".off" && !(first_word.size() >= 3 && first_word.ends_with("OFF"))) {
     return Status::success();
   }
   if (first_word.empty()) return Status::success();  // assimp reports an empty file
-  const std::string text = file_text(path);
+  const Result<std::string> read = file_text(path);
+  if (!read.ok()) return read.status();
+  const std::string& text = read.value();
   const std::optional<OffCounts> counts = off_header_counts(text);
   if (!counts) return Status::success();  // assimp refuses the header itself
   announced = counts;
@@ -529,13 +543,14 @@ Status check_ply_binary_lists(const std::string& path, std::string_view body, co
 Status check_ply(const std::string& path) {
   std::string_view line;
   if (lowercase_extension(path) != ".ply") {  // a PLY by its first line: read the file only then
-    char start[4096];
-    std::ifstream file(path, std::ios::binary);
-    file.read(start, sizeof start);
-    PlyLines head(std::string_view(start, static_cast<std::size_t>(file.gcount())));
+    const Result<std::string> start = file_text(path, 4096);
+    if (!start.ok()) return start.status();
+    PlyLines head(start.value());
     if (!head.next(line) || !line.starts_with("ply")) return Status::success();
   }
-  const std::string text = file_text(path);
+  const Result<std::string> read = file_text(path);
+  if (!read.ok()) return read.status();
+  const std::string& text = read.value();
   PlyLines lines(text);
   if (!lines.next(line)) return Status::success();  // empty: assimp reports it
   std::string_view format;
@@ -610,9 +625,11 @@ Status check_ply(const std::string& path) {
 // (length, type, data); glTF 1.0's binary form has a 20-byte header whose last two words are the
 // JSON's length and format.
 Status check_glb_header(const std::string& path) {
-  std::ifstream file(path, std::ios::binary);
+  const Result<detail::FileHandle> opened = detail::open_regular_file(path, kMeshFile);
+  if (!opened.ok()) return opened.status();
+  std::FILE* file = opened.value().get();
   unsigned char bytes[12];
-  if (!file.read(reinterpret_cast<char*>(bytes), sizeof bytes) || std::memcmp(bytes, "glTF", 4) != 0) {
+  if (std::fread(bytes, 1, sizeof bytes, file) != sizeof bytes || std::memcmp(bytes, "glTF", 4) != 0) {
     return Status::success();
   }
   const auto word = [](const unsigned char* p) {
@@ -632,7 +649,10 @@ Status check_glb_header(const std::string& path) {
   // further chunks the same way, glTF 1.0 follows the JSON with the binary body.
   for (std::uint64_t offset = 12, chunk = 0; offset + 8 <= length; ++chunk) {
     unsigned char pair[8];
-    if (!file.seekg(static_cast<std::streamoff>(offset)) || !file.read(reinterpret_cast<char*>(pair), sizeof pair)) break;
+    if (offset > static_cast<std::uint64_t>(std::numeric_limits<long>::max()) ||
+        std::fseek(file, static_cast<long>(offset), SEEK_SET) != 0 || std::fread(pair, 1, sizeof pair, file) != sizeof pair) {
+      break;
+    }
     const std::uint64_t end = offset + 8 + word(pair);
     if (end > length) {
       return fail(StatusCode::parse_error, path,
@@ -645,19 +665,48 @@ Status check_glb_header(const std::string& path) {
   return Status::success();
 }
 
-Status check_readable(const std::string& path) {
+// A binary STL is an 80-byte header, a 4-byte little-endian triangle count n and 50 bytes per
+// triangle. assimp 5.2 reads an STL as binary only when it is exactly 84 + 50 n bytes long; any
+// other it reads as ASCII if it begins with "solid" (as some binary headers do), or else rejects
+// with "Failed to determine STL storage representation". So a binary STL cut short fails with
+// that riddle, or is read as text into nonsense. A file named .stl whose first bytes hold a
+// control character (NULs pad binary headers, and counts and floats hold them; text never does)
+// is binary, and is checked here to hold what its count announces. Text is left to assimp's
+// ASCII reader whatever it begins with; bytes above 127 are UTF-8 text, as in a solid's name.
+Status check_stl_size(const std::string& path) {
+  if (lowercase_extension(path) != ".stl") return Status::success();
+  constexpr std::size_t kHeader = 84, kTriangle = 50;
+  const Result<std::string> head = file_text(path, 512);
+  if (!head.ok()) return head.status();
+  const std::string& bytes = head.value();
+  const bool text = std::none_of(bytes.begin(), bytes.end(), [](char c) {
+    const auto byte = static_cast<unsigned char>(c);
+    return (byte < 0x20 && std::string_view("\t\n\v\f\r").find(c) == std::string_view::npos) || byte == 0x7f;
+  });
+  if (bytes.empty() || text) return Status::success();
   std::error_code error;
-  const fs::file_status status = fs::status(path, error);
-  if (status.type() == fs::file_type::not_found) return fail(StatusCode::io_error, path, "no such file");
-  if (error) return fail(StatusCode::io_error, path, "cannot open: " + error.message());
-  if (fs::is_directory(status)) return fail(StatusCode::io_error, path, "is a directory, not a mesh file");
-  std::FILE* file = std::fopen(path.c_str(), "rb");
-  if (file == nullptr) {
-    return fail(StatusCode::io_error, path, "cannot open: " + std::generic_category().message(errno));
+  const std::uint64_t size = fs::file_size(path, error);
+  if (error) return Status::success();  // assimp reports it
+  if (size < kHeader) {
+    return fail(StatusCode::parse_error, path,
+                "truncated binary STL: the file has " + std::to_string(size) + " bytes, fewer than the " +
+                    std::to_string(kHeader) + " of the header and triangle count");
   }
-  std::fclose(file);
+  if (bytes.size() < kHeader) return Status::success();  // shortened since: assimp reports it
+  std::uint64_t triangles = 0;
+  for (std::size_t i = 0; i < 4; ++i) triangles |= std::uint64_t{static_cast<unsigned char>(bytes[80 + i])} << (8 * i);
+  const std::uint64_t expected = kHeader + kTriangle * triangles;
+  if (expected > size) {
+    return fail(StatusCode::parse_error, path,
+                "truncated binary STL: the header announces " + std::to_string(triangles) + " triangles, which take " +
+                    std::to_string(expected) + " bytes (84 + 50 per triangle), but the file has " +
+                    std::to_string(size));
+  }
   return Status::success();
 }
+
+// Before anything reads the file: a device, named pipe or socket is refused here, at once.
+Status check_readable(const std::string& path) { return detail::open_regular_file(path, kMeshFile).status(); }
 
 // What the first pass over the parts found.
 struct PartTotals {
@@ -919,6 +968,7 @@ Result<TriangleMesh> load_mesh_unguarded(const std::string& path, const MeshLoad
   std::optional<OffCounts> off_counts;
   if (Status status = check_off_header(path, off_counts); !status.ok()) return status;
   if (Status status = check_glb_header(path); !status.ok()) return status;
+  if (Status status = check_stl_size(path); !status.ok()) return status;
 
   std::optional<Result<Imported>> imported;
   if (options.isolate_importer) imported = import_isolated(path, options, off_counts, report);

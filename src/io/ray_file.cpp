@@ -10,11 +10,11 @@
 #include <cstdio>
 #include <filesystem>
 #include <limits>
-#include <memory>
 #include <new>
 #include <system_error>
 
 #include "ray_file_formats.hpp"
+#include "regular_file.hpp"
 
 namespace hitscan::io {
 namespace ray_file {
@@ -39,29 +39,6 @@ namespace {
 Status fail_errno(const std::string& path, const std::string& what, int error_number) {
   return fail(StatusCode::io_error, path,
               error_number != 0 ? what + ": " + std::generic_category().message(error_number) : what);
-}
-
-struct FileCloser {
-  void operator()(std::FILE* file) const { std::fclose(file); }
-};
-
-Result<std::string> read_file(const std::string& path) {
-  std::error_code error;
-  const fs::file_status status = fs::status(path, error);
-  if (status.type() == fs::file_type::not_found) return fail(StatusCode::io_error, path, "no such file");
-  if (error) return fail(StatusCode::io_error, path, "cannot open: " + error.message());
-  if (fs::is_directory(status)) return fail(StatusCode::io_error, path, "is a directory, not a ray file");
-
-  errno = 0;
-  // Closed however this returns: appending to `contents` may throw bad_alloc.
-  const std::unique_ptr<std::FILE, FileCloser> file(std::fopen(path.c_str(), "rb"));
-  if (file == nullptr) return fail_errno(path, "cannot open", errno);
-  std::string contents;
-  char buffer[1 << 16];
-  std::size_t got = 0;
-  while ((got = std::fread(buffer, 1, sizeof buffer, file.get())) > 0) contents.append(buffer, got);
-  if (std::ferror(file.get()) != 0) return fail_errno(path, "cannot read", errno);
-  return contents;
 }
 
 // Replaces the file at `path` with `bytes`. A partly written regular file is removed; a device,
@@ -119,7 +96,7 @@ Result<std::vector<Rayf>> read_rays(const std::string& path) {
   try {
     const Result<TableFormat> format = table_format(path);
     if (!format) return format.status();
-    const Result<std::string> file = ray_file::read_file(path);
+    const Result<std::string> file = detail::read_regular_file(path, "ray file");
     if (!file) return file.status();
     return format.value() == TableFormat::npy ? ray_file::parse_npy(path, file.value())
                                               : ray_file::parse_csv(path, file.value());

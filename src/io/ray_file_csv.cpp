@@ -41,6 +41,7 @@ Result<std::vector<Rayf>> parse_csv(const std::string& path, std::string_view fi
   std::vector<std::string_view> fields;
   std::size_t line_number = 0;
   while (lines.next(fields, line_number)) {
+    if (fields.front().starts_with('#')) continue;  // a comment line (fields are trimmed)
     const std::string where = "line " + std::to_string(line_number);
     double row[8];
     std::size_t numbers = 0;

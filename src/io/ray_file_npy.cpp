@@ -19,9 +19,10 @@ namespace {
 
 constexpr std::string_view kNpyMagic{"\x93NUMPY", 6};
 
-// A value of the header dict: a string, True/False, or a tuple of non-negative integers.
+// A value of the header dict: a string, True/False, a tuple of non-negative integers, or a list
+// (the fields of a structured data type, recognised to be refused, so its contents are skipped).
 struct NpyValue {
-  enum class Kind { string, boolean, tuple } kind = Kind::string;
+  enum class Kind { string, boolean, tuple, list } kind = Kind::string;
   std::string text;
   bool flag = false;
   std::vector<std::uint64_t> dims;
@@ -91,7 +92,8 @@ class NpyHeaderParser {
         return std::nullopt;
       }
     }
-    if (!consume('(')) return "expected a string, True, False or a tuple";
+    if (peek('[')) return skip_list(value);
+    if (!consume('(')) return "expected a string, True, False, a tuple or a list";
     value.kind = NpyValue::Kind::tuple;
     while (!consume(')')) {
       skip_space();
@@ -106,6 +108,26 @@ class NpyHeaderParser {
       if (!consume(',') && !peek(')')) return "expected ',' or ')' in the shape";
     }
     return std::nullopt;
+  }
+
+  // From a '[' past its matching ']', over nested brackets and quoted strings.
+  std::optional<std::string> skip_list(NpyValue& value) {
+    value.kind = NpyValue::Kind::list;
+    std::size_t depth = 0;
+    for (; position_ < text_.size(); ++position_) {
+      const char c = text_[position_];
+      if (c == '\'' || c == '"') {
+        const std::size_t end = text_.find(c, position_ + 1);
+        if (end == std::string_view::npos) break;
+        position_ = end;
+      } else if (c == '[' || c == '(') {
+        ++depth;
+      } else if ((c == ']' || c == ')') && --depth == 0) {
+        ++position_;
+        return std::nullopt;
+      }
+    }
+    return "a list that does not end";
   }
 
   std::string_view text_;
@@ -161,6 +183,10 @@ Result<std::vector<Rayf>> parse_npy(const std::string& path, std::string_view fi
         const bool duplicate = (key == "descr" && descr) || (key == "fortran_order" && fortran_order) ||
                                (key == "shape" && shape);
         if (duplicate) return "the header has '" + key + "' twice";
+        if (key == "descr" && value.kind == NpyValue::Kind::list) {
+          return "structured data types (a 'descr' list of named fields) are not supported: the rays must be "
+                 "a plain float32 ('<f4') or float64 ('<f8') array of shape (N, 6) or (N, 8)";
+        }
         if (key == "descr" && value.kind == NpyValue::Kind::string) {
           descr = value.text;
         } else if (key == "fortran_order" && value.kind == NpyValue::Kind::boolean) {

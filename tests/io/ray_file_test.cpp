@@ -209,7 +209,16 @@ TEST(ReadRaysNpy, MalformedFilesAreParseErrorsNamingTheFile) {
       {"big_endian", npy_file(numpy_header(">f8", 1, 6), row6), "big-endian"},
       {"int32", npy_file(numpy_header("<i4", 1, 6), std::string(24, '\0')), "'<i4'"},
       {"float16", npy_file(numpy_header("<f2", 1, 6), std::string(12, '\0')), "'<f2'"},
-      {"structured", npy_file("{'descr': [('x', '<f8')], 'fortran_order': False, 'shape': (1, 6)}", row6), "descr"},
+      {"structured", npy_file("{'descr': [('x', '<f8')], 'fortran_order': False, 'shape': (1, 6)}", row6),
+       "structured data types (a 'descr' list of named fields) are not supported: the rays must be a plain "
+       "float32 ('<f4') or float64 ('<f8') array of shape (N, 6) or (N, 8)"},
+      {"structured_nested",
+       npy_file("{'descr': [('origin', '<f4', (3,)), ('dir', [('x', '<f4'), ('y', '<f4'), ('z', '<f4')])], "
+                "'fortran_order': False, 'shape': (1,), }",
+                std::string(24, '\0')),
+       "structured data types"},
+      {"unterminated_list", npy_file("{'descr': [('x', '<f8'), 'fortran_order': False, 'shape': (1, 6)}", row6),
+       "a list that does not end"},
       {"fortran", npy_file("{'descr': '<f8', 'fortran_order': True, 'shape': (1, 6), }", row6), "Fortran"},
       {"fortran_as_text", npy_file("{'descr': '<f8', 'fortran_order': 'False', 'shape': (1, 6)}", row6), "type"},
       {"one_dimension", npy_file("{'descr': '<f8', 'fortran_order': False, 'shape': (6,), }", row6), "(6,)"},
@@ -333,6 +342,35 @@ TEST(ReadRaysCsv, InfinitiesNaNSpacesSignsBomCrlfAndBlankLinesAreAccepted) {
   EXPECT_EQ(rays[1].tmin, -kInfinity<float>);
   EXPECT_EQ(rays[2].tmin, 2.0f);
   EXPECT_EQ(rays[2].tmax, 3.0f);
+}
+
+TEST(ReadRaysCsv, CommentLinesAreSkippedBeforeAndAfterTheHeader) {
+  const ScratchDirectory directory;
+  const std::string path = directory.file("commented.csv");
+  write_file(path,
+             "# rays from the survey, 2 of them\n"
+             "\n"
+             "  \t# indented, with, commas\n"
+             "ox,oy,oz,dx,dy,dz\n"
+             "#0,0,0,0,0,1\n"
+             "1,2,3,0,0,1\n"
+             "# between rows\r\n"
+             "4,5,6,0,1,0\n"
+             "#");
+  const std::vector<Rayf> rays = read_or_die(path);
+  ASSERT_EQ(rays.size(), 2u);
+  EXPECT_EQ(rays[0].origin, (Vec3f{1, 2, 3}));
+  EXPECT_EQ(rays[1].origin, (Vec3f{4, 5, 6}));
+
+  write_file(directory.file("comments_only.csv"), "# nothing yet\n#\n");
+  EXPECT_TRUE(read_or_die(directory.file("comments_only.csv")).empty());
+}
+
+TEST(ReadRaysCsv, HashAfterTheStartOfALineIsNoComment) {
+  const ScratchDirectory directory;
+  const std::string path = directory.file("trailing.csv");
+  write_file(path, "# a comment\n1,2,3,0,0,1 # not one\n");
+  expect_failure(path, StatusCode::parse_error, "line 2, column 6: '1 # not one' is not a number");
 }
 
 TEST(ReadRaysCsv, EmptyFileAndHeaderOnlyHoldNoRays) {

@@ -79,10 +79,14 @@ struct MeshLoadReport {
 /// TriangleMesh::make (a zero or invalid normal becomes zero).
 ///
 /// Errors. Every message begins with `path` and a colon. io_error when nothing exists at `path`,
-/// when it is a directory, or when it cannot be opened for reading. parse_error when assimp cannot
-/// read the file (unknown format, malformed or truncated contents: the message gives assimp's
-/// reason), when a face has no corners (what assimp 5.2 makes of a truncated OFF or PLY face list)
-/// or refers to a vertex beyond its part's, when a triangle uses a vertex with a NaN or infinite
+/// when it cannot be opened for reading, or when it is not a regular file: a directory, a device
+/// (/dev/zero), a named pipe or a socket is refused at once, before anything reads it ("is a
+/// character device, not a mesh file (only regular files are read)"); a symbolic link to a
+/// regular file is read. parse_error when assimp cannot read the file (unknown format, malformed
+/// or truncated contents: the message gives assimp's reason), when a binary STL is shorter than
+/// its triangle count announces ("truncated binary STL", with the bytes expected and found), when
+/// a face has no corners (what assimp 5.2 makes of a truncated OFF or PLY face list) or refers to
+/// a vertex beyond its part's, when a triangle uses a vertex with a NaN or infinite
 /// coordinate (unused vertices may hold anything), when an OFF file's header announces more
 /// faces than assimp read (assimp 5.2 drops OFF faces of more than 9 corners, which would shift
 /// every later triangle), or when a line of an ASCII PLY's vertex, face, tristrips, edge or

@@ -36,20 +36,25 @@ struct HitRow {
 ///
 /// `.npy`: format version 1.0 or 2.0; 'descr' '<f4' or '<f8' ('|', '=' or no byte-order mark
 /// mean the machine's order, so are accepted on a little-endian machine; big-endian data is
-/// rejected); 'fortran_order' False; 'shape' (N, 6) or (N, 8). The header is checked, not
-/// trusted: the file must hold exactly N rows of data, no more and no fewer.
+/// rejected, and so are structured data types, whose 'descr' is a list of fields); 'fortran_order'
+/// False; 'shape' (N, 6) or (N, 8). The header is checked, not trusted: the file must hold exactly
+/// N rows of data, no more and no fewer.
 ///
 /// `.csv`: comma-separated decimal numbers, one row per line, every row with the same count of 6
-/// or 8 columns. A first line with no number at all is a header and is skipped (a first line
-/// mixing numbers and text is an error). `inf`, `-inf`, `infinity` and `nan` are numbers, in any
-/// letter case; spaces and tabs around a field, blank lines, a leading UTF-8 byte order mark and
-/// CRLF line ends are allowed. An empty file, or one with a header only, holds no rays.
+/// or 8 columns. A comment line, whose first character other than a space or tab is `#`, is
+/// skipped wherever it is (a `#` later in a line is no comment). The first other line, when it
+/// holds no number at all, is a header and is skipped (a first line mixing numbers and text is an
+/// error). `inf`, `-inf`, `infinity` and `nan` are numbers, in any letter case; spaces and tabs
+/// around a field, blank lines, a leading UTF-8 byte order mark and CRLF line ends are allowed. An
+/// empty file, or one with a header and comments only, holds no rays.
 ///
 /// Errors begin with `path` and a colon. invalid_argument for an extension other than `.npy` or
-/// `.csv`; io_error when the file does not exist, is a directory or cannot be read; parse_error
-/// for malformed contents, naming the line and column of a CSV field that is not a number or
-/// the line of a row with the wrong column count; out_of_memory when the rays do not fit in memory.
-/// Nothing is thrown or printed.
+/// `.csv`; io_error when the file does not exist, cannot be read, or is not a regular file (a
+/// directory, a device such as /dev/zero, a named pipe or a socket: refused at once, never
+/// read; a symbolic link to a regular file is read); parse_error for malformed
+/// contents, naming the line and column of a CSV field that is not a number or the line of a row
+/// with the wrong column count; out_of_memory when the rays do not fit in memory. Nothing is
+/// thrown or printed.
 Result<std::vector<Rayf>> read_rays(const std::string& path);
 
 /// Writes `rows` to `path` as a table of 7 columns `t, prim, u, v, nx, ny, nz`, replacing any
