@@ -6,7 +6,8 @@
 set -euo pipefail
 
 profile=${1:-build}
-packages=(cmake ninja-build g++ make pkg-config libstb-dev libcli11-dev libassimp-dev libgtest-dev libgmock-dev)
+# zlib1g-dev: assimp's CMake package names libz.so, which libassimp-dev does not depend on.
+packages=(cmake ninja-build g++ make pkg-config libstb-dev libcli11-dev libassimp-dev zlib1g-dev libgtest-dev libgmock-dev)
 # Real meshes for the tests: assimp's test models and CGAL's demo data (armadillo, bunny, elephant).
 test_data=(assimp-testmodels libcgal-demo)
 case "$profile" in

@@ -4,22 +4,25 @@
 # each printing its exit code and time. Everything mounted is unmounted and the root removed
 # afterwards, whatever happens.
 #
-# Usage: scripts/fresh-machine-check.sh [--test-first] [COMMIT]
-#   --test-first  run `make test` before `make demo` (the two must work in either order)
-#   COMMIT        what to clone (default: HEAD); uncommitted changes are never part of the check
+# Usage: scripts/fresh-machine-check.sh [--commit COMMIT] [TARGET...]
+#   --commit COMMIT  what to clone (default: HEAD); uncommitted changes are never part of the check
+#   TARGET...        the make targets to run, in order (default: demo test; the two must work in
+#                    either order, so `test demo` is a check too)
 # Environment: HITSCAN_DEBIAN_MIRROR (default: the first Debian mirror in this machine's apt
 # sources, else http://deb.debian.org/debian), HITSCAN_FRESH_DIR (where the root is made,
 # default /var/tmp).
 set -euo pipefail
 
 args=("$@")
-order=(demo test)
-if [ "${1:-}" = "--test-first" ]; then
-  order=(test demo)
-  shift
+ref=HEAD
+if [ "${1:-}" = "--commit" ]; then
+  ref=${2:?--commit needs a commit}
+  shift 2
 fi
+order=("$@")
+[ ${#order[@]} -gt 0 ] || order=(demo test)
 repo=$(cd "$(dirname "$0")/.." && pwd)
-commit=$(git -C "$repo" rev-parse --verify "${1:-HEAD}^{commit}")
+commit=$(git -C "$repo" rev-parse --verify "$ref^{commit}")
 
 if [ "$(id -u)" -ne 0 ]; then
   exec sudo -E "$0" "${args[@]}"
