@@ -50,6 +50,12 @@
 extern "C" {
 #endif
 
+/* ---- version ---------------------------------------------------------------------------------- */
+
+/* The version of the library in use, "<major>.<minor>.<patch>" (e.g. "0.1.0"). Never fails, never
+ * null; the text is static and stays valid for the life of the process. */
+HS_API const char* hs_version(void);
+
 /* ---- status and errors ------------------------------------------------------------------------ */
 
 typedef enum hs_status {

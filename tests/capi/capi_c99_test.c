@@ -463,7 +463,14 @@ static void test_async_batches(void) {
   hs_scene_destroy(scene);
 }
 
+/* HITSCAN_PROJECT_VERSION comes from CMake's project(), not from the library's headers. */
+static void test_version(void) {
+  const char* version = hs_version();
+  CHECK(version != NULL && strcmp(version, HITSCAN_PROJECT_VERSION) == 0);
+}
+
 int main(void) {
+  test_version();
   test_defaults();
   test_scene();
   test_overlaps_and_closest_points();

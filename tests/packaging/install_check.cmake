@@ -14,6 +14,7 @@ string(REGEX MATCH "^[0-9]+" major ${VERSION})
 set(lib ${PREFIX}/${LIBDIR})
 set(expected
   ${PREFIX}/${INCLUDEDIR}/hitscan/hitscan.h
+  ${PREFIX}/${INCLUDEDIR}/hitscan/version.hpp
   ${PREFIX}/${INCLUDEDIR}/hitscan/query/scene.hpp
   ${PREFIX}/${INCLUDEDIR}/hitscan/math/simd.hpp
   ${lib}/libhitscan_c.so.${VERSION}
