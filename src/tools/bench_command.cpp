@@ -19,6 +19,7 @@
 
 #include "hitscan/io/mesh_loader.hpp"
 #include "tools/camera.hpp"
+#include "tools/output_file.hpp"
 #include "tools/progress.hpp"
 #include "tools/street_scene.hpp"
 
@@ -108,6 +109,12 @@ std::string json_string(const std::string& s) {
 }
 
 int run_bench_unguarded(const BenchOptions& options, std::ostream& out, std::ostream& err) {
+  if (!options.jsonl.empty()) {
+    if (const Status status = check_output_file(options.jsonl); !status.ok()) {
+      err << "hitscan bench: " << status.message() << '\n';
+      return kExitFailure;
+    }
+  }
   std::string name;
   const bool terminal = is_terminal_stderr(err);
   Result<TriangleMesh> loaded = [&] {

@@ -40,7 +40,8 @@ struct BenchOptions {
 void add_bench_command(CLI::App& app, CommandContext& context);
 
 /// Returns kExitSuccess; kExitUsage for a mesh that cannot be read or an empty mesh; kExitFailure
-/// when the work fails (out of memory, the JSON lines file cannot be written).
+/// when the work fails (out of memory, the JSON lines file cannot be written: checked with
+/// check_output_file before the work starts, and again when appending at its end).
 int run_bench(const BenchOptions& options, std::ostream& out, std::ostream& err);
 
 }  // namespace hitscan::tools

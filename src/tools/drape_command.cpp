@@ -2,12 +2,10 @@
 
 #include <algorithm>
 #include <cmath>
-#include <filesystem>
 #include <iomanip>
 #include <memory>
 #include <new>
 #include <sstream>
-#include <system_error>
 #include <vector>
 
 #include <CLI/CLI.hpp>
@@ -16,6 +14,7 @@
 #include "hitscan/io/mesh_loader.hpp"
 #include "tools/ar_route_file.hpp"
 #include "tools/ar_scenario.hpp"
+#include "tools/output_file.hpp"
 #include "tools/street_scene.hpp"
 
 namespace hitscan::tools {
@@ -157,19 +156,14 @@ double median(std::vector<double> values) {
   return values.size() % 2 == 1 ? values[half] : 0.5 * (values[half - 1] + values[half]);
 }
 
-// Creates the directory `path` goes into; false (with a message on err) when it cannot be made.
-bool make_parent_directory(const std::string& path, std::ostream& err) {
-  const std::filesystem::path directory = std::filesystem::path(path).parent_path();
-  if (directory.empty()) return true;
-  std::error_code error;
-  std::filesystem::create_directories(directory, error);
-  if (!error) return true;
-  err << "hitscan drape: cannot create directory '" << directory.string() << "' for '" << path
-      << "': " << error.message() << '\n';
-  return false;
-}
-
 int run_drape_unguarded(const DrapeOptions& options, std::ostream& out, std::ostream& err) {
+  for (const std::string* output : {&options.output, &options.route_output}) {
+    if (output->empty()) continue;  // no route table asked for
+    if (const Status status = make_output_directory(*output); !status.ok()) {
+      err << "hitscan drape: " << status.message() << '\n';
+      return kExitFailure;
+    }
+  }
   Prepared prepared = options.mesh.empty() ? prepare_street(options, err) : prepare_mesh(options, err);
   if (prepared.exit_code != kExitSuccess) return prepared.exit_code;
 
@@ -184,13 +178,11 @@ int run_drape_unguarded(const DrapeOptions& options, std::ostream& out, std::ost
   }
   const ArRun& run = result.value();
 
-  if (!make_parent_directory(options.output, err)) return kExitFailure;
   if (const Status status = io::write_png(run.image, options.output); !status.ok()) {
     err << "hitscan drape: " << status.message() << '\n';
     return kExitFailure;
   }
   if (!options.route_output.empty()) {
-    if (!make_parent_directory(options.route_output, err)) return kExitFailure;
     if (const Status status = write_draped_route_csv(run.route, options.route_output); !status.ok()) {
       err << "hitscan drape: " << status.message() << '\n';
       return kExitFailure;

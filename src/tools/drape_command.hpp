@@ -36,9 +36,11 @@ inline DrapeOptions default_drape_options() { return {}; }
 /// with context's streams and stores the exit code in context, which must outlive app's parse.
 void add_drape_command(CLI::App& app, CommandContext& context);
 
-/// Runs the scenario, writes options.output (PNG) and options.route_output (CSV with the header
-/// `x,y,z,nx,ny,nz,distance,status`), creating their directories, then prints to out one line per
-/// stage, in the order a frame runs them, and a summary line:
+/// Makes sure, before anything else, that options.output and options.route_output (when not empty)
+/// can be written (make_output_directory: their directories are created if missing), runs the
+/// scenario, writes options.output (PNG) and options.route_output (CSV with the header
+/// `x,y,z,nx,ny,nz,distance,status`), then prints to out one line per stage, in the order a frame
+/// runs them, and a summary line:
 ///   stage chunk_update: median <ms> ms over <frames> frames
 ///   stage depth_map: median <ms> ms over <frames> frames
 ///   stage drape: median <ms> ms over <frames> frames

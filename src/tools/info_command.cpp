@@ -3,12 +3,14 @@
 #include <algorithm>
 #include <bit>
 #include <charconv>
+#include <cerrno>
 #include <cstdint>
-#include <fstream>
+#include <cstdio>
 #include <iomanip>
 #include <memory>
 #include <new>
 #include <string>
+#include <system_error>
 #include <unordered_map>
 #include <vector>
 
@@ -16,9 +18,12 @@
 
 #include "hitscan/io/mesh_loader.hpp"
 #include "hitscan/mesh/mesh_bvh.hpp"
+#include "tools/output_file.hpp"
 
 namespace hitscan::tools {
 namespace {
+
+std::string errno_text(int error_number) { return std::generic_category().message(error_number); }
 
 // A position as a hash key: its three coordinates' bits, -0 turned into +0 (x + 0 does that, and
 // changes nothing else) so that the two zeros weld like the equal values they are.
@@ -120,6 +125,12 @@ void add_info_command(CLI::App& app, CommandContext& context) {
 }
 
 int run_info(const InfoOptions& options, std::ostream& out, std::ostream& err) {
+  if (!options.bvh_boxes.empty()) {
+    if (const Status status = check_output_file(options.bvh_boxes); !status.ok()) {
+      err << "hitscan info: " << status.message() << '\n';
+      return kExitFailure;
+    }
+  }
   Result<TriangleMesh> loaded = io::load_mesh(options.mesh);
   if (!loaded) {
     err << "hitscan info: " << loaded.status().message() << '\n';
@@ -167,24 +178,34 @@ int run_info(const InfoOptions& options, std::ostream& out, std::ostream& err) {
 }
 
 Status write_box_wireframe(const std::string& path, std::span<const Aabbf> boxes) {
-  std::ofstream file(path);
-  file << "# hitscan BVH node boxes: " << boxes.size() << " boxes, 8 vertices and 12 edges each\n";
-  file << std::setprecision(9);
+  // Through stdio, whose failures set errno, so that the message can say why a write failed.
+  errno = 0;
+  std::FILE* file = std::fopen(path.c_str(), "w");
+  if (file == nullptr) return Status{StatusCode::io_error, "cannot write '" + path + "': " + errno_text(errno)};
+  int error_number = 0;  // the first failure's
+  const auto check = [&](int result) {
+    if (result < 0 && error_number == 0) error_number = errno != 0 ? errno : EIO;
+  };
+  check(std::fprintf(file, "# hitscan BVH node boxes: %zu boxes, 8 vertices and 12 edges each\n", boxes.size()));
   std::size_t first = 1;  // OBJ indices start at 1
   for (const Aabbf& box : boxes) {
     for (int k = 0; k < 8; ++k) {
-      file << "v " << ((k & 1) ? box.max.x : box.min.x) << ' ' << ((k & 2) ? box.max.y : box.min.y) << ' '
-           << ((k & 4) ? box.max.z : box.min.z) << '\n';
+      // 9 significant digits read back as the same float.
+      check(std::fprintf(file, "v %.9g %.9g %.9g\n", static_cast<double>((k & 1) ? box.max.x : box.min.x),
+                         static_cast<double>((k & 2) ? box.max.y : box.min.y),
+                         static_cast<double>((k & 4) ? box.max.z : box.min.z)));
     }
     // The 12 edges join corners that differ in one bit.
-    for (int k = 0; k < 8; ++k) {
-      for (int bit = 1; bit < 8; bit <<= 1) {
-        if ((k & bit) == 0) file << "l " << first + k << ' ' << first + (k | bit) << '\n';
+    for (std::size_t k = 0; k < 8; ++k) {
+      for (std::size_t bit = 1; bit < 8; bit <<= 1) {
+        if ((k & bit) == 0) check(std::fprintf(file, "l %zu %zu\n", first + k, first + (k | bit)));
       }
     }
     first += 8;
   }
-  if (!file.flush()) return Status{StatusCode::io_error, "cannot write " + path};
+  errno = 0;
+  if (std::fclose(file) != 0) check(-1);
+  if (error_number != 0) return Status{StatusCode::io_error, "cannot write '" + path + "': " + errno_text(error_number)};
   return Status::success();
 }
 

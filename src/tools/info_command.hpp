@@ -53,7 +53,8 @@ struct InfoOptions {
   int bvh_depth = 2;
 };
 
-/// Writes `boxes` to `path` as a wireframe OBJ. Fails with io_error naming the file.
+/// Writes `boxes` to `path` as a wireframe OBJ. Fails with io_error naming the file and why:
+///   cannot write '<path>': <errno text>                (e.g. No space left on device)
 Status write_box_wireframe(const std::string& path, std::span<const Aabbf> boxes);
 
 /// Registers `info` on app; when the command line selects it, it runs run_info with context's
@@ -77,7 +78,9 @@ void add_info_command(CLI::App& app, CommandContext& context);
 ///   bvh nodes: <n>                   (MeshBvh with the default build settings)
 ///   bvh bytes per triangle: <x.y>    (MeshBvh::memory_bytes over the triangle count)
 /// Returns kExitSuccess; kExitUsage (the message on err names the file) when the file is missing,
-/// unreadable or not a mesh; kExitFailure when memory runs out or the tree cannot be built.
+/// unreadable or not a mesh; kExitFailure when memory runs out, the tree cannot be built, or the
+/// --bvh-boxes file cannot be written, which is checked (check_output_file) before the mesh is
+/// loaded.
 int run_info(const InfoOptions& options, std::ostream& out, std::ostream& err);
 
 }  // namespace hitscan::tools

@@ -1,11 +1,9 @@
 #include "tools/render_command.hpp"
 
-#include <filesystem>
 #include <iomanip>
 #include <memory>
 #include <sstream>
 #include <string>
-#include <system_error>
 
 #include <CLI/CLI.hpp>
 
@@ -15,6 +13,7 @@
 #include "tools/demo_scene.hpp"
 #include "tools/heatmap.hpp"
 #include "tools/normal_render.hpp"
+#include "tools/output_file.hpp"
 #include "tools/progress.hpp"
 
 namespace hitscan::tools {
@@ -26,6 +25,9 @@ constexpr int kMaxImageSide = 16384;
 // A mesh is seen from the front right and a little above (y up), so that three sides of a box
 // show with different shades.
 constexpr Vec3f kMeshViewDirection{1.0f, 0.6f, 1.4f};
+
+// High enough that the flat shades and the hard edges of a normal render show no blocking.
+constexpr int kJpegQuality = 90;
 
 // The picture and what it shows ("12 shapes", "5000 triangles"), or the exit code of a failure
 // already reported on err.
@@ -114,11 +116,13 @@ void add_render_command(CLI::App& app, CommandContext& context) {
   CLI::App* command = app.add_subcommand(
       "render",
       "Render a mesh file, or without one the built-in scene of every analytic shape, one ray per pixel, shaded by "
-      "normal, to a PNG");
+      "normal, to a PNG or JPEG");
   command->add_option("mesh", options->mesh,
                       "Mesh file to render (any format assimp reads), seen from an automatic camera; without it, "
                       "the built-in scene");
-  command->add_option("-o,--output", options->output, "PNG file to write (its directory is created if missing)")
+  command->add_option("-o,--output", options->output,
+                      "Image to write, PNG (.png) or JPEG (.jpg, .jpeg, quality 90); its directory is created if "
+                      "missing")
       ->capture_default_str();
   command->add_option("--width", options->width, "Image width in pixels")
       ->capture_default_str()
@@ -137,21 +141,23 @@ int run_render(const RenderOptions& options, std::ostream& out, std::ostream& er
     err << "hitscan render: --heatmap needs a mesh file (the built-in scene has no BVH)\n";
     return kExitUsage;
   }
+  const Result<io::ImageFormat> format = io::image_format(options.output);
+  if (!format) {
+    err << "hitscan render: " << format.status().message() << '\n';
+    return kExitUsage;
+  }
+  if (const Status status = make_output_directory(options.output); !status.ok()) {
+    err << "hitscan render: " << status.message() << '\n';
+    return kExitFailure;
+  }
   const Picture picture = options.mesh.empty() ? render_demo_scene(options, err) : render_mesh(options, err);
   if (picture.exit_code != kExitSuccess) return picture.exit_code;
   const NormalRender& render = picture.render;
 
-  const std::filesystem::path directory = std::filesystem::path(options.output).parent_path();
-  if (!directory.empty()) {
-    std::error_code error;
-    std::filesystem::create_directories(directory, error);
-    if (error) {
-      err << "hitscan render: cannot create directory '" << directory.string() << "' for '" << options.output
-          << "': " << error.message() << '\n';
-      return kExitFailure;
-    }
-  }
-  if (const Status status = io::write_png(render.image, options.output); !status.ok()) {
+  const Status status = format.value() == io::ImageFormat::png
+                            ? io::write_png(render.image, options.output)
+                            : io::write_jpeg(render.image, options.output, kJpegQuality);
+  if (!status.ok()) {
     err << "hitscan render: " << status.message() << '\n';
     return kExitFailure;
   }

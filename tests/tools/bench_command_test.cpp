@@ -71,5 +71,16 @@ TEST(BenchCommand, BadInputIsAUsageError) {
   EXPECT_EQ(run({"bench", "--rounds", "-1"}).exit_code, kExitUsage);
 }
 
+TEST(BenchCommand, JsonlInAMissingDirectoryFailsBeforeTheWorkStarts) {
+  const ScratchDirectory directory;
+  const std::string jsonl = directory.file("missing/bench.jsonl");
+  // The mesh does not exist either: the output is checked first, so its error is the one given.
+  const CommandRun result = run({"bench", directory.file("absent.obj"), "--rays", "10", "--jsonl", jsonl});
+  EXPECT_EQ(result.exit_code, kExitFailure);
+  EXPECT_EQ(result.err, "hitscan bench: cannot write '" + jsonl + "': directory '" + directory.file("missing") +
+                            "' does not exist\n");
+  EXPECT_EQ(result.out, "");
+}
+
 }  // namespace
 }  // namespace hitscan::tools

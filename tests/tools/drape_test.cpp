@@ -387,6 +387,18 @@ class DrapeMesh : public ::testing::Test {
   std::string csv_ = directory_.file("draped.csv");
 };
 
+TEST_F(DrapeMesh, RouteOutputUnderAFileFailsBeforeTheMeshIsRead) {
+  const std::string blocker = directory_.file("a_file"), png = directory_.file("pictures/mesh.png");
+  test::write_file(blocker, "in the way");
+  // The mesh and route do not exist: the outputs are checked first, so their error is the one given.
+  const CommandRun result = run({"drape", mesh_, route_, "-o", png, "--route-out", blocker + "/draped.csv"});
+  EXPECT_EQ(result.exit_code, kExitFailure);
+  EXPECT_EQ(result.err,
+            "hitscan drape: cannot write '" + blocker + "/draped.csv': '" + blocker + "' is not a directory\n");
+  EXPECT_EQ(result.out, "");
+  EXPECT_FALSE(fs::exists(png));
+}
+
 TEST_F(DrapeMesh, RouteDrapesOntoTheExactPlane) {
   const auto same = [](Vec3f p) { return p; };
   expect_on_plane(drape("z", same, same));

@@ -135,6 +135,61 @@ TEST_F(InfoCommand, ClosedBoxFromObjWeldsItsCornersAndIsClosed) {
   EXPECT_GT(std::strtod(box["bvh bytes per triangle"].c_str(), nullptr), 0.0);
 }
 
+TEST_F(InfoCommand, BvhBoxesAreAWireframeOfEightCornersAndTwelveEdgesABoxWithinTheBounds) {
+  const std::string mesh = write("box.obj", obj_text(box_corners(), box_faces()));
+  const std::string boxes = directory_.file("boxes.obj");
+  const CommandRun result = run({"info", mesh, "--bvh-boxes", boxes, "--bvh-depth", "0"});
+  ASSERT_EQ(result.exit_code, kExitSuccess) << result.err;
+  const std::size_t at = result.out.find("bvh boxes: ");
+  ASSERT_NE(at, std::string::npos) << result.out;
+  const std::size_t count = std::stoul(result.out.substr(at + 11));
+  EXPECT_TRUE(result.out.ends_with(" at depth 0, " + boxes + "\n")) << result.out;
+  ASSERT_GE(count, 1u);
+
+  std::istringstream lines(test::read_file(boxes));
+  std::size_t vertices = 0, edges = 0;
+  for (std::string line; std::getline(lines, line);) {
+    std::istringstream fields(line.substr(std::min<std::size_t>(2, line.size())));
+    if (line.starts_with("v ")) {
+      ++vertices;
+      double x = 0, y = 0, z = 0;
+      ASSERT_TRUE(fields >> x >> y >> z) << line;
+      const double slack = 1e-4;  // a node box may be padded by a few ulps to stay conservative
+      EXPECT_TRUE(x >= -1 - slack && x <= 2 + slack && y >= -0.5 - slack && y <= 1.5 + slack && z >= 0.25 - slack &&
+                  z <= 3 + slack)
+          << line;
+    } else if (line.starts_with("l ")) {
+      ++edges;
+      std::size_t a = 0, b = 0;
+      ASSERT_TRUE(fields >> a >> b) << line;
+      EXPECT_TRUE(a >= 1 && a < b && b <= 8 * count) << line;
+    } else {
+      EXPECT_TRUE(line.starts_with("# ")) << line;
+    }
+  }
+  EXPECT_EQ(vertices, 8 * count);
+  EXPECT_EQ(edges, 12 * count);
+}
+
+TEST_F(InfoCommand, BvhBoxesInAMissingDirectoryFailBeforeTheMeshIsLoaded) {
+  const std::string boxes = directory_.file("missing/boxes.obj");
+  // The mesh does not exist either: the output is checked first, so its error is the one given.
+  const CommandRun result = run({"info", directory_.file("absent.obj"), "--bvh-boxes", boxes});
+  EXPECT_EQ(result.exit_code, kExitFailure);
+  EXPECT_EQ(result.err, "hitscan info: cannot write '" + boxes + "': directory '" + directory_.file("missing") +
+                            "' does not exist\n");
+  EXPECT_EQ(result.out, "");
+}
+
+TEST_F(InfoCommand, BvhBoxesWriteThatFailsSaysWhy) {
+  // /dev/full accepts the open and refuses every write with ENOSPC.
+  const std::string mesh = write("box.obj", obj_text(box_corners(), box_faces()));
+  const CommandRun result = run({"info", mesh, "--bvh-boxes", "/dev/full"});
+  EXPECT_EQ(result.exit_code, kExitFailure);
+  EXPECT_TRUE(result.err.ends_with("hitscan info: cannot write '/dev/full': No space left on device\n")) << result.err;
+  EXPECT_EQ(result.out.find("bvh boxes:"), std::string::npos) << result.out;
+}
+
 TEST_F(InfoCommand, BoxWithoutItsTopHasFourBoundaryEdges) {
   std::vector<Face> faces = box_faces();
   faces.resize(10);  // the last two triangles are the z = 3 face; its diagonal goes with it

@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <random>
@@ -11,6 +12,9 @@
 #include <string>
 #include <vector>
 
+#include <stb_image.h>
+
+#include "support/file_contents.hpp"
 #include "tools/any_shape.hpp"
 #include "tools/camera.hpp"
 #include "tools/command.hpp"
@@ -389,6 +393,65 @@ TEST(RenderCommand, BadArgumentsExitWithCodeTwoAndWriteNothing) {
     EXPECT_NE(result.err, "") << ::testing::PrintToString(args);
   }
   EXPECT_FALSE(fs::exists(path));
+}
+
+// stb_image's pixels, freed with the reader.
+struct DecodedImage {
+  int width = 0, height = 0;
+  std::vector<unsigned char> rgb;
+};
+
+DecodedImage decode(const std::string& path) {
+  DecodedImage image;
+  int channels = 0;
+  stbi_uc* pixels = stbi_load(path.c_str(), &image.width, &image.height, &channels, 3);
+  if (pixels == nullptr) {
+    ADD_FAILURE() << path << ": " << stbi_failure_reason();
+    return {};
+  }
+  image.rgb.assign(pixels, pixels + std::size_t{3} * image.width * image.height);
+  stbi_image_free(pixels);
+  return image;
+}
+
+TEST(RenderCommand, JpegExtensionsWriteAJpegThatDecodesCloseToThePng) {
+  const ScratchDirectory directory;
+  const std::string png = directory.file("demo.png");
+  // Large enough that most pixels lie in smooth shading rather than on edges, where JPEG's
+  // blocks and halved colour resolution err the most.
+  ASSERT_EQ(run({"render", "-o", png, "--width", "320", "--height", "240"}).exit_code, kExitSuccess);
+  const DecodedImage reference = decode(png);
+  ASSERT_EQ(reference.rgb.size(), std::size_t{320} * 240 * 3);
+  for (const char* name : {"demo.jpg", "demo.jpeg", "DEMO.JPG"}) {
+    const std::string jpeg = directory.file(name);
+    const CommandRun result = run({"render", "-o", jpeg, "--width", "320", "--height", "240"});
+    ASSERT_EQ(result.exit_code, kExitSuccess) << result.err;
+    EXPECT_TRUE(result.out.ends_with(", " + jpeg + "\n")) << result.out;
+    EXPECT_EQ(test::read_file(jpeg).substr(0, 3), "\xFF\xD8\xFF") << name << " starts as a JPEG does";
+    const DecodedImage decoded = decode(jpeg);
+    ASSERT_EQ(decoded.width, 320);
+    ASSERT_EQ(decoded.height, 240);
+    // Quality 90: about 3 levels of error on average here (11 at 64 x 48, nearly all edges).
+    double error = 0;
+    for (std::size_t i = 0; i < decoded.rgb.size(); ++i) error += std::abs(decoded.rgb[i] - reference.rgb[i]);
+    EXPECT_LT(error / static_cast<double>(decoded.rgb.size()), 5.0) << name;
+  }
+}
+
+TEST(RenderCommand, OtherImageExtensionsAreRefusedBeforeRenderingWithTheSupportedOnes) {
+  const ScratchDirectory directory;
+  // In a directory that does not exist yet: a refused name creates nothing.
+  for (const std::string& path :
+       {directory.file("new/demo.bmp"), directory.file("new/demo.PNG.txt"), directory.file("new/demo")}) {
+    const CommandRun result = run({"render", "-o", path, "--width", "8", "--height", "8"});
+    EXPECT_EQ(result.exit_code, kExitUsage) << path;
+    const std::string extension = fs::path(path).extension().string();
+    const std::string reason =
+        extension.empty() ? "no image extension" : "unsupported image extension '" + extension + "'";
+    EXPECT_EQ(result.err, "hitscan render: cannot write '" + path + "': " + reason + " (supported: .png, .jpg, .jpeg)\n");
+    EXPECT_EQ(result.out, "");
+  }
+  EXPECT_FALSE(fs::exists(directory.file("new")));
 }
 
 TEST(RenderCommand, HelpExitsWithCodeZero) {

@@ -1,5 +1,5 @@
 #pragma once
-/// Image: an 8-bit RGB raster held in memory, and writing it as a PNG file.
+/// Image: an 8-bit RGB raster held in memory, and writing it as a PNG or JPEG file.
 
 #include <cstdint>
 #include <span>
@@ -50,5 +50,18 @@ class Image {
 /// partly written regular file is removed then; a device, pipe or symbolic link is left alone).
 /// Every message names the path.
 Status write_png(const Image& image, const std::string& path);
+
+/// The image file formats, as a file's extension names them.
+enum class ImageFormat { png, jpeg };
+
+/// The format `path`'s extension names, in any case: .png, or .jpg and .jpeg. Fails with
+/// invalid_argument for any other extension or none, the message naming the path, the extension
+/// and the ones supported.
+Result<ImageFormat> image_format(const std::string& path);
+
+/// Writes `image` to `path` as a baseline 8-bit RGB JPEG of `quality` (1 smallest .. 100 best;
+/// values outside are clamped), replacing any file there. Fails as write_png does, with
+/// invalid_argument also for a side beyond JPEG's 65535 pixels.
+Status write_jpeg(const Image& image, const std::string& path, int quality);
 
 }  // namespace hitscan::io
