@@ -24,6 +24,7 @@
 
 #include "child_process.hpp"
 #include "regular_file.hpp"
+#include "polygon_triangulation.hpp"
 #include "hitscan/math/mat3.hpp"
 
 namespace hitscan::io {
@@ -755,10 +756,19 @@ Result<PartTotals> check_parts(const std::vector<Placement>& placements, const s
   return totals;
 }
 
+// Reused from face to face and part to part, so that faces allocate only while they grow.
+struct FaceScratch {
+  std::vector<Vec3d> corners;
+  std::vector<detail::PolygonTriangle> triangles;
+  detail::PolygonScratch polygon;
+};
+
 // Appends one checked part: its vertices (transformed unless the transform is the identity, so
-// that untransformed coordinates stay bit for bit the file's) and the fans of its polygons.
+// that untransformed coordinates stay bit for bit the file's) and the triangles of its polygons.
+// A face is triangulated in the part's own coordinates, so every placement of a part gets the
+// same triangles.
 void append_part(const Placement& part, bool with_normals, std::vector<Vec3f>& positions, std::vector<Vec3f>& normals,
-                 std::vector<TriangleMesh::Indices>& triangles) {
+                 std::vector<TriangleMesh::Indices>& triangles, FaceScratch& scratch) {
   const aiMesh& mesh = *part.mesh;
   const auto base = static_cast<std::uint32_t>(positions.size());
   const bool identity = part.transform.is_identity();
@@ -774,10 +784,18 @@ void append_part(const Placement& part, bool with_normals, std::vector<Vec3f>& p
   const bool mirrored = part.transform.linear.determinant() < 0;
   for (unsigned int f = 0; f < mesh.mNumFaces; ++f) {
     const aiFace& face = mesh.mFaces[f];
-    for (unsigned int i = 1; i + 1 < face.mNumIndices; ++i) {
-      const std::uint32_t c0 = base + face.mIndices[0];
-      const std::uint32_t ci = base + face.mIndices[i];
-      const std::uint32_t cj = base + face.mIndices[i + 1];
+    if (face.mNumIndices < 3) continue;
+    scratch.corners.clear();
+    for (unsigned int c = 0; c < face.mNumIndices; ++c) {
+      const aiVector3D& p = mesh.mVertices[face.mIndices[c]];
+      scratch.corners.push_back({p.x, p.y, p.z});
+    }
+    scratch.triangles.resize(face.mNumIndices - 2);
+    detail::triangulate_polygon(scratch.corners, scratch.triangles, scratch.polygon);
+    for (const detail::PolygonTriangle& corner : scratch.triangles) {
+      const std::uint32_t c0 = base + face.mIndices[corner[0]];
+      const std::uint32_t ci = base + face.mIndices[corner[1]];
+      const std::uint32_t cj = base + face.mIndices[corner[2]];
       triangles.push_back(mirrored ? TriangleMesh::Indices{c0, cj, ci} : TriangleMesh::Indices{c0, ci, cj});
     }
   }
@@ -835,7 +853,10 @@ Result<Imported> import_file(const std::string& path, const MeshLoadOptions& opt
   out.positions.reserve(static_cast<std::size_t>(totals.vertices));
   if (with_normals) out.normals.reserve(static_cast<std::size_t>(totals.vertices));
   out.triangles.reserve(totals.triangles);
-  for (const Placement& part : placements) append_part(part, with_normals, out.positions, out.normals, out.triangles);
+  FaceScratch scratch;
+  for (const Placement& part : placements) {
+    append_part(part, with_normals, out.positions, out.normals, out.triangles, scratch);
+  }
   return out;
 }
 

@@ -144,7 +144,8 @@ void add_cast_command(CLI::App& app, CommandContext& context) {
       ->required();
   command->add_option("-o,--output", options->output,
                       "Hits to write, .npy (float64, N x 7) or .csv: t, prim, u, v, nx, ny, nz; a miss has t = inf "
-                      "and prim = -1")
+                      "and prim = -1. prim numbers triangles in the file's face order, k - 2 for a face of k corners "
+                      "(a convex face's fan from its first corner, a concave one's ear clipping)")
       ->required();
   command->add_flag("--any", options->settings.any_hit,
                     "Only whether each ray hits anything in [tmin, tmax]: t = 1 for a hit, inf for none");
