@@ -1,5 +1,6 @@
 #include "arrays.hpp"
 
+#include <algorithm>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -31,19 +32,54 @@ py::array as_array(py::handle object, const char* name, const char* dtype) {
   }
 }
 
+// A numpy array of a floating dtype: numpy arrays as they are (TypeError for a dtype that is not
+// floating, naming the argument), anything else through numpy.asarray(object, dtype=float32).
+py::array floating_array(py::handle object, const char* name) {
+  if (!py::isinstance<py::array>(object)) return as_array(object, name, "float32");
+  auto source = py::reinterpret_borrow<py::array>(object);
+  if (source.dtype().kind() != 'f') {
+    throw py::type_error(std::string(name) + " must be a float array (float32; float64 and float16 are converted), got dtype " +
+                         dtype_text(source));
+  }
+  return source;
+}
+
+// numpy.errstate(over="ignore") while it lives: numpy warns when a cast overflows to inf, which
+// here is expected, not the caller's mistake.
+class OverflowWarningsOff {
+ public:
+  OverflowWarningsOff() : state_(py::module_::import("numpy").attr("errstate")(py::arg("over") = "ignore")) {
+    state_.attr("__enter__")();
+  }
+  ~OverflowWarningsOff() {
+    try {
+      state_.attr("__exit__")(py::none(), py::none(), py::none());
+    } catch (py::error_already_set&) {  // restoring numpy's settings cannot fail in practice
+    }
+  }
+  OverflowWarningsOff(const OverflowWarningsOff&) = delete;
+  OverflowWarningsOff& operator=(const OverflowWarningsOff&) = delete;
+
+ private:
+  py::object state_;
+};
+
+// A C-contiguous float32 copy of a floating array, or the array itself when it is one already.
+// Values beyond float32's range become inf, which every caller treats as outside the working range.
+py::array_t<float, py::array::c_style> as_float32(const py::array& source) {
+  if (source.dtype().equal(py::dtype::of<float>()) && (source.flags() & py::array::c_style)) {
+    return py::reinterpret_borrow<py::array_t<float, py::array::c_style>>(source);
+  }
+  py::array_t<float, py::array::c_style> out(std::vector<py::ssize_t>(source.shape(), source.shape() + source.ndim()));
+  const OverflowWarningsOff quiet;
+  py::module_::import("numpy").attr("copyto")(out, source, py::arg("casting") = "unsafe");
+  return out;
+}
+
 }  // namespace
 
 FloatRows float_rows(py::handle object, const char* name, py::ssize_t width, int min_ndim, int max_ndim) {
-  py::array source;
-  if (py::isinstance<py::array>(object)) {
-    source = py::reinterpret_borrow<py::array>(object);
-    if (!source.dtype().equal(py::dtype::of<float>())) {
-      throw py::type_error(std::string(name) + " must be a float32 array, got dtype " + dtype_text(source) +
-                           " (convert it with .astype(numpy.float32))");
-    }
-  } else {
-    source = as_array(object, name, "float32");
-  }
+  const py::array source = floating_array(object, name);
   const py::ssize_t ndim = source.ndim();
   if (ndim < min_ndim || ndim > max_ndim || source.shape(ndim - 1) != width) {
     std::string expected = min_ndim == max_ndim && min_ndim == 2 ? "(N, " + std::to_string(width) + ")"
@@ -52,8 +88,7 @@ FloatRows float_rows(py::handle object, const char* name, py::ssize_t width, int
     throw py::value_error(std::string(name) + " must have shape " + expected + ", got " + shape_text(source));
   }
   FloatRows rows;
-  rows.array = py::array_t<float, py::array::c_style>::ensure(source);
-  if (!rows.array) throw py::error_already_set();
+  rows.array = as_float32(source);
   rows.width = width;
   rows.shape.assign(source.shape(), source.shape() + ndim - 1);
   rows.rows = 1;
@@ -104,26 +139,26 @@ Vec3f vec3_argument(py::handle object, const char* name) {
   return {values.at(0), values.at(1), values.at(2)};
 }
 
-std::vector<float> float_per_row(py::handle object, const char* name, std::size_t rows) {
-  py::array source = py::isinstance<py::array>(object) ? py::reinterpret_borrow<py::array>(object)
-                                                        : as_array(object, name, "float32");
-  if (source.ndim() == 0) {
-    float value = 0;
+std::vector<float> float_per_row(py::handle object, const char* name, const std::vector<py::ssize_t>& lead) {
+  std::size_t rows = 1;
+  for (py::ssize_t extent : lead) rows *= static_cast<std::size_t>(extent);
+  if (!py::isinstance<py::array>(object) && !py::isinstance<py::sequence>(object)) {
     try {
-      value = py::float_(py::reinterpret_borrow<py::object>(object)).cast<float>();
+      return std::vector<float>(rows, py::float_(py::reinterpret_borrow<py::object>(object)).cast<float>());
     } catch (py::error_already_set&) {
-      throw py::type_error(std::string(name) + " must be a number or a float32 array of shape (N,)");
+      throw py::type_error(std::string(name) + " must be a number or a float array");
     }
-    return std::vector<float>(rows, value);
   }
-  if (!source.dtype().equal(py::dtype::of<float>()) && py::isinstance<py::array>(object)) {
-    throw py::type_error(std::string(name) + " must be a number or a float32 array, got dtype " + dtype_text(source));
+  const py::array source = floating_array(object, name);
+  if (source.ndim() == 0) return std::vector<float>(rows, as_float32(source).data()[0]);
+  if (!std::equal(lead.begin(), lead.end(), source.shape(), source.shape() + source.ndim())) {
+    std::string expected = "(";
+    for (std::size_t i = 0; i < lead.size(); ++i) expected += (i ? ", " : "") + std::to_string(lead[i]);
+    expected += lead.size() == 1 ? ",)" : ")";
+    throw py::value_error(std::string(name) + " must be a number or have shape " + expected + ", got " +
+                          shape_text(source));
   }
-  if (source.ndim() != 1 || static_cast<std::size_t>(source.shape(0)) != rows) {
-    throw py::value_error(std::string(name) + " must be a number or have shape (" + std::to_string(rows) +
-                          ",), got " + shape_text(source));
-  }
-  auto values = py::array_t<float, py::array::c_style>::ensure(source);
+  const auto values = as_float32(source);
   return std::vector<float>(values.data(), values.data() + rows);
 }
 

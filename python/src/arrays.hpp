@@ -36,10 +36,11 @@ struct FloatRows {
   }
 };
 
-/// Reads `object` as rows of `width` float32 values. numpy arrays must be float32 (TypeError
-/// otherwise, as Open3D's Float32 tensors); other sequences are converted with
-/// numpy.asarray(object, dtype=float32). The array needs between min_ndim and max_ndim dimensions
-/// and a last dimension of `width` (ValueError otherwise). A non-contiguous array is copied.
+/// Reads `object` as rows of `width` float32 values. numpy arrays of another floating dtype
+/// (float64, float16) are converted to float32, as Open3D converts them; arrays of any other dtype
+/// raise TypeError. Other sequences are converted with numpy.asarray(object, dtype=float32). The
+/// array needs between min_ndim and max_ndim dimensions and a last dimension of `width`
+/// (ValueError otherwise). A non-contiguous array is copied.
 FloatRows float_rows(py::handle object, const char* name, py::ssize_t width, int min_ndim, int max_ndim);
 
 /// Triangle indices: an integer array of shape (F, 3) (any integer dtype), every index in
@@ -49,8 +50,9 @@ std::vector<TriangleMesh::Indices> triangle_indices(py::handle object, const cha
 /// Three finite floats from any sequence of three numbers.
 Vec3f vec3_argument(py::handle object, const char* name);
 
-/// Per-row values: a float scalar broadcast to `rows`, or a float32 array of shape (rows,).
-std::vector<float> float_per_row(py::handle object, const char* name, std::size_t rows);
+/// Per-row values: a number broadcast to every row, or a floating array of the rows' leading
+/// shape `lead` (converted to float32 like float_rows).
+std::vector<float> float_per_row(py::handle object, const char* name, const std::vector<py::ssize_t>& lead);
 
 /// Raises the Python exception that matches a failed Status (ValueError, MemoryError).
 [[noreturn]] void raise_status(const Status& status, const char* what);

@@ -3,8 +3,6 @@
 
 #include <cmath>
 #include <limits>
-#include <mutex>
-#include <shared_mutex>
 
 #include "py_scene.hpp"
 
@@ -40,26 +38,22 @@ py::dict PyScene::compute_closest_points(py::handle query_points, int nthreads) 
   std::uint32_t* primitive = primitive_ids.mutable_data();
   float* uv = primitive_uvs.mutable_data();
   float* normal = primitive_normals.mutable_data();
-  {
-    py::gil_scoped_release release;
-    std::shared_lock lock(*query_mutex_);
-    const QueryOptions options = surface_options();
-    executor.parallel_for(points.rows, kGrain, [&](std::size_t begin, std::size_t end) {
-      for (std::size_t i = begin; i < end; ++i) {
-        const QueryHit hit = scene_.closest_point({in[3 * i], in[3 * i + 1], in[3 * i + 2]}, options);
-        const Vec3f p = hit ? hit.point : Vec3f{kNaN, kNaN, kNaN};
-        const Vec3f n = hit ? hit.face_normal : Vec3f{};
-        for (int k = 0; k < 3; ++k) {
-          point[3 * i + k] = p[k];
-          normal[3 * i + k] = n[k];
-        }
-        geometry[i] = hit ? static_cast<std::uint32_t>(hit.user_id) : kInvalidId;
-        primitive[i] = hit ? (hit.primitive == kNoPrimitive ? 0u : hit.primitive) : kInvalidId;
-        uv[2 * i] = hit ? hit.u : 0.0f;
-        uv[2 * i + 1] = hit ? hit.v : 0.0f;
+  const QueryOptions options = surface_options();
+  for_rows(points.rows, executor, kGrain, [&](std::size_t begin, std::size_t end) {
+    for (std::size_t i = begin; i < end; ++i) {
+      const QueryHit hit = scene_.closest_point({in[3 * i], in[3 * i + 1], in[3 * i + 2]}, options);
+      const Vec3f p = hit ? hit.point : Vec3f{kNaN, kNaN, kNaN};
+      const Vec3f n = hit ? hit.face_normal : Vec3f{};
+      for (int k = 0; k < 3; ++k) {
+        point[3 * i + k] = p[k];
+        normal[3 * i + k] = n[k];
       }
-    });
-  }
+      geometry[i] = hit ? static_cast<std::uint32_t>(hit.user_id) : kInvalidId;
+      primitive[i] = hit ? (hit.primitive == kNoPrimitive ? 0u : hit.primitive) : kInvalidId;
+      uv[2 * i] = hit ? hit.u : 0.0f;
+      uv[2 * i + 1] = hit ? hit.v : 0.0f;
+    }
+  });
   py::dict out;
   out["points"] = closest;
   out["geometry_ids"] = geometry_ids;
@@ -95,44 +89,40 @@ py::array PyScene::point_values(py::handle query_points, int nthreads, PointValu
   auto result = make_array<float>(points.shape);
   const float* in = points.array.data();
   float* out = result.mutable_data();
-  {
-    py::gil_scoped_release release;
-    std::shared_lock lock(*query_mutex_);
-    const QueryOptions options = surface_options();
-    QueryOptions inside_solid;  // a point inside a solid is its own closest point
-    inside_solid.layer_mask = 1u << kLayerSolid;
-    inside_solid.max_distance = 0.0f;
-    executor.parallel_for(points.rows, kGrain, [&](std::size_t begin, std::size_t end) {
-      for (std::size_t i = begin; i < end; ++i) {
-        const Vec3f p{in[3 * i], in[3 * i + 1], in[3 * i + 2]};
-        if (!in_working_range(p)) {  // NaN, infinite, or beyond ±kMaxCoordinate
-          out[i] = kNaN;
-          continue;
-        }
-        float distance = 0.0f;
-        if (needs_distance) {
-          const QueryHit hit = scene_.closest_point(p, options);
-          distance = hit ? hit.distance : kInf;
-        }
-        // The winding numbers of the meshes, plus one for each solid shape holding p.
-        double winding = 0.0;
-        if (needs_inside) {
-          for (const auto& mesh : meshes) winding += (*mesh)(p);
-          if (solids) {
-            const QueryHit hit = scene_.closest_point(p, inside_solid);
-            if (hit && hit.started_inside()) winding += 1.0;
-          }
-        }
-        const bool inside = winding >= 0.5;
-        switch (value) {
-          case PointValue::distance: out[i] = distance; break;
-          case PointValue::signed_distance: out[i] = inside ? -distance : distance; break;
-          case PointValue::occupancy: out[i] = inside ? 1.0f : 0.0f; break;
-          case PointValue::winding: out[i] = static_cast<float>(winding); break;
+  const QueryOptions options = surface_options();
+  QueryOptions inside_solid;  // a point inside a solid is its own closest point
+  inside_solid.layer_mask = 1u << kLayerSolid;
+  inside_solid.max_distance = 0.0f;
+  for_rows(points.rows, executor, kGrain, [&](std::size_t begin, std::size_t end) {
+    for (std::size_t i = begin; i < end; ++i) {
+      const Vec3f p{in[3 * i], in[3 * i + 1], in[3 * i + 2]};
+      if (!in_working_range(p)) {  // NaN, infinite, or beyond ±kMaxCoordinate
+        out[i] = kNaN;
+        continue;
+      }
+      float distance = 0.0f;
+      if (needs_distance) {
+        const QueryHit hit = scene_.closest_point(p, options);
+        distance = hit ? hit.distance : kInf;
+      }
+      // The winding numbers of the meshes, plus one for each solid shape holding p.
+      double winding = 0.0;
+      if (needs_inside) {
+        for (const auto& mesh : meshes) winding += (*mesh)(p);
+        if (solids) {
+          const QueryHit hit = scene_.closest_point(p, inside_solid);
+          if (hit && hit.started_inside()) winding += 1.0;
         }
       }
-    });
-  }
+      const bool inside = winding >= 0.5;
+      switch (value) {
+        case PointValue::distance: out[i] = distance; break;
+        case PointValue::signed_distance: out[i] = inside ? -distance : distance; break;
+        case PointValue::occupancy: out[i] = inside ? 1.0f : 0.0f; break;
+        case PointValue::winding: out[i] = static_cast<float>(winding); break;
+      }
+    }
+  });
   return result;
 }
 

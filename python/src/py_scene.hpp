@@ -7,7 +7,13 @@
 // only under the GIL; a query copies what it needs before releasing it. A query holds this
 // scene's lock shared and a commit holds it exclusively, so one query sees one commit's state
 // from its first row to its last.
+//
+// Ctrl-C. A batch runs in slices of rows; between two slices the query takes the GIL back to run
+// Python's signal handlers, and a KeyboardInterrupt (or any exception a handler raises) ends the
+// query there. The scene's lock stays held across the slices: nothing waits for it while holding
+// the GIL (commit releases the GIL first), so taking the GIL under it cannot deadlock.
 
+#include <algorithm>
 #include <cstdint>
 #include <memory>
 #include <shared_mutex>
@@ -28,7 +34,7 @@ class PyScene {
  public:
   explicit PyScene(int nthreads);
 
-  std::uint32_t add_triangles(py::handle vertices, py::handle triangles);
+  std::uint32_t add_triangles(py::handle vertex_positions, py::handle triangle_indices);
   std::uint32_t add_shape(ColliderShape shape, std::uint32_t layer, const char* what);
   void commit();
   std::size_t geometry_count() const { return geometries_.size(); }
@@ -65,6 +71,11 @@ class PyScene {
   enum class PointValue { distance, signed_distance, occupancy, winding };
   py::array point_values(py::handle query_points, int nthreads, PointValue value);
   bool has_solids() const;
+  // body(begin, end) over [0, rows) on `executor` in chunks of `grain`, with the GIL released and
+  // this scene's lock held shared, in slices between which Python's signal handlers run (see the
+  // file comment).
+  template <class Body>
+  void for_rows(std::size_t rows, Executor& executor, std::size_t grain, const Body& body);
 
   Executor* build_executor_;
   Scene scene_;
@@ -75,5 +86,27 @@ class PyScene {
   // Shared by queries, exclusive for commit (see the file comment). Taken with the GIL released.
   std::unique_ptr<std::shared_mutex> query_mutex_ = std::make_unique<std::shared_mutex>();
 };
+
+template <class Body>
+void PyScene::for_rows(std::size_t rows, Executor& executor, std::size_t grain, const Body& body) {
+  // Eight chunks per thread keep every thread busy to the end of a slice, and a slice stays short
+  // (the grains are sized for that): Ctrl-C is answered within a fraction of a second, and the
+  // check between slices costs nothing measurable.
+  const std::size_t slice = grain * std::max(1u, executor.concurrency()) * 8;
+  bool interrupted = false;
+  {
+    py::gil_scoped_release release;
+    std::shared_lock lock(*query_mutex_);
+    for (std::size_t first = 0; first < rows && !interrupted; first += slice) {
+      const std::size_t count = std::min(slice, rows - first);
+      executor.parallel_for(count, grain, [&](std::size_t begin, std::size_t end) { body(first + begin, first + end); });
+      if (first + count < rows) {
+        py::gil_scoped_acquire acquire;
+        interrupted = PyErr_CheckSignals() != 0;
+      }
+    }
+  }
+  if (interrupted) throw py::error_already_set();
+}
 
 }  // namespace hitscan::python

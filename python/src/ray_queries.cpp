@@ -6,7 +6,6 @@
 #include <cmath>
 #include <limits>
 #include <mutex>
-#include <shared_mutex>
 
 #include "py_scene.hpp"
 
@@ -54,33 +53,29 @@ py::dict PyScene::cast_rays(py::handle rays_arg, int nthreads) {
   std::uint32_t* primitive = primitive_ids.mutable_data();
   float* uv = primitive_uvs.mutable_data();
   float* normal = primitive_normals.mutable_data();
-  {
-    py::gil_scoped_release release;
-    std::shared_lock lock(*query_mutex_);
-    executor.parallel_for(rays.rows, kGrain, [&](std::size_t begin, std::size_t end) {
-      SerialExecutor serial;
-      std::array<QueryRay, kBlock> block;
-      std::array<QueryHit, kBlock> hits;
-      for (std::size_t first = begin; first < end; first += kBlock) {
-        const std::size_t n = std::min(kBlock, end - first);
-        for (std::size_t k = 0; k < n; ++k) block[k] = query_ray(in + 6 * (first + k));
-        (void)scene_.raycast_batch({block.data(), n}, {hits.data(), n}, {}, &serial);  // sizes match
-        for (std::size_t k = 0; k < n; ++k) {
-          const std::size_t i = first + k;
-          const QueryHit& hit = hits[k];
-          t[i] = hit ? static_cast<float>(hit.distance / direction_length(in + 6 * i)) : kInf;
-          geometry[i] = hit ? static_cast<std::uint32_t>(hit.user_id) : kInvalidId;
-          primitive[i] = hit ? primitive_id(hit) : kInvalidId;
-          uv[2 * i] = hit ? hit.u : 0.0f;
-          uv[2 * i + 1] = hit ? hit.v : 0.0f;
-          const Vec3f n3 = hit ? hit.face_normal : Vec3f{};
-          normal[3 * i] = n3.x;
-          normal[3 * i + 1] = n3.y;
-          normal[3 * i + 2] = n3.z;
-        }
+  for_rows(rays.rows, executor, kGrain, [&](std::size_t begin, std::size_t end) {
+    SerialExecutor serial;
+    std::array<QueryRay, kBlock> block;
+    std::array<QueryHit, kBlock> hits;
+    for (std::size_t first = begin; first < end; first += kBlock) {
+      const std::size_t n = std::min(kBlock, end - first);
+      for (std::size_t k = 0; k < n; ++k) block[k] = query_ray(in + 6 * (first + k));
+      (void)scene_.raycast_batch({block.data(), n}, {hits.data(), n}, {}, &serial);  // sizes match
+      for (std::size_t k = 0; k < n; ++k) {
+        const std::size_t i = first + k;
+        const QueryHit& hit = hits[k];
+        t[i] = hit ? static_cast<float>(hit.distance / direction_length(in + 6 * i)) : kInf;
+        geometry[i] = hit ? static_cast<std::uint32_t>(hit.user_id) : kInvalidId;
+        primitive[i] = hit ? primitive_id(hit) : kInvalidId;
+        uv[2 * i] = hit ? hit.u : 0.0f;
+        uv[2 * i + 1] = hit ? hit.v : 0.0f;
+        const Vec3f n3 = hit ? hit.face_normal : Vec3f{};
+        normal[3 * i] = n3.x;
+        normal[3 * i + 1] = n3.y;
+        normal[3 * i + 2] = n3.z;
       }
-    });
-  }
+    }
+  });
   py::dict out;
   out["t_hit"] = t_hit;
   out["geometry_ids"] = geometry_ids;
@@ -98,33 +93,29 @@ py::array PyScene::test_occlusions(py::handle rays_arg, float tnear, float tfar,
   auto occluded = make_array<bool>(rays.shape);
   const float* in = rays.array.data();
   bool* out = occluded.mutable_data();
-  {
-    py::gil_scoped_release release;
-    std::shared_lock lock(*query_mutex_);
-    executor.parallel_for(rays.rows, kGrain, [&](std::size_t begin, std::size_t end) {
-      SerialExecutor serial;
-      std::array<QueryRay, kBlock> block;
-      std::array<std::uint8_t, kBlock> hit;
-      for (std::size_t first = begin; first < end; first += kBlock) {
-        const std::size_t n = std::min(kBlock, end - first);
-        for (std::size_t k = 0; k < n; ++k) {
-          // [tnear, tfar] in units of the direction: start tnear along it, reach (tfar - tnear)
-          // times its length. tfar < tnear gives a negative reach, which sees nothing.
-          const float* r = in + 6 * (first + k);
-          QueryRay& ray = block[k];
-          ray = query_ray(r);
-          if (tnear != 0.0f) {
-            ray.origin = {static_cast<float>(r[0] + double(tnear) * r[3]), static_cast<float>(r[1] + double(tnear) * r[4]),
-                          static_cast<float>(r[2] + double(tnear) * r[5])};
-          }
-          ray.max_distance = static_cast<float>((double(tfar) - double(tnear)) * direction_length(r));
-          if (tfar < tnear) ray.max_distance = -1.0f;
+  for_rows(rays.rows, executor, kGrain, [&](std::size_t begin, std::size_t end) {
+    SerialExecutor serial;
+    std::array<QueryRay, kBlock> block;
+    std::array<std::uint8_t, kBlock> hit;
+    for (std::size_t first = begin; first < end; first += kBlock) {
+      const std::size_t n = std::min(kBlock, end - first);
+      for (std::size_t k = 0; k < n; ++k) {
+        // [tnear, tfar] in units of the direction: start tnear along it, reach (tfar - tnear)
+        // times its length. tfar < tnear gives a negative reach, which sees nothing.
+        const float* r = in + 6 * (first + k);
+        QueryRay& ray = block[k];
+        ray = query_ray(r);
+        if (tnear != 0.0f) {
+          ray.origin = {static_cast<float>(r[0] + double(tnear) * r[3]), static_cast<float>(r[1] + double(tnear) * r[4]),
+                        static_cast<float>(r[2] + double(tnear) * r[5])};
         }
-        (void)scene_.raycast_any_batch({block.data(), n}, {hit.data(), n}, {}, &serial);
-        for (std::size_t k = 0; k < n; ++k) out[first + k] = hit[k] != 0;
+        ray.max_distance = static_cast<float>((double(tfar) - double(tnear)) * direction_length(r));
+        if (tfar < tnear) ray.max_distance = -1.0f;
       }
-    });
-  }
+      (void)scene_.raycast_any_batch({block.data(), n}, {hit.data(), n}, {}, &serial);
+      for (std::size_t k = 0; k < n; ++k) out[first + k] = hit[k] != 0;
+    }
+  });
   return occluded;
 }
 
@@ -135,18 +126,14 @@ py::array PyScene::count_intersections(py::handle rays_arg, int nthreads) {
   auto counts = make_array<std::int32_t>(rays.shape);
   const float* in = rays.array.data();
   std::int32_t* out = counts.mutable_data();
-  {
-    py::gil_scoped_release release;
-    std::shared_lock lock(*query_mutex_);
-    const QueryOptions options = crossing_options();
-    executor.parallel_for(rays.rows, kGrain, [&](std::size_t begin, std::size_t end) {
-      std::array<QueryHit, 1> nearest;  // only the total is wanted
-      for (std::size_t i = begin; i < end; ++i) {
-        const RaycastAllCount count = scene_.raycast_all(query_ray(in + 6 * i), std::span{nearest}, options);
-        out[i] = static_cast<std::int32_t>(std::min<std::size_t>(count.total, std::numeric_limits<std::int32_t>::max()));
-      }
-    });
-  }
+  const QueryOptions options = crossing_options();
+  for_rows(rays.rows, executor, kGrain, [&](std::size_t begin, std::size_t end) {
+    std::array<QueryHit, 1> nearest;  // only the total is wanted
+    for (std::size_t i = begin; i < end; ++i) {
+      const RaycastAllCount count = scene_.raycast_all(query_ray(in + 6 * i), std::span{nearest}, options);
+      out[i] = static_cast<std::int32_t>(std::min<std::size_t>(count.total, std::numeric_limits<std::int32_t>::max()));
+    }
+  });
   return counts;
 }
 
@@ -164,28 +151,24 @@ py::dict PyScene::list_intersections(py::handle rays_arg, int nthreads) {
   };
   std::vector<Chunk> chunks;
   const float* in = rays.array.data();
-  {
-    py::gil_scoped_release release;
-    std::shared_lock lock(*query_mutex_);
-    std::mutex chunks_mutex;
-    const QueryOptions options = crossing_options();
-    executor.parallel_for(rays.rows, kGrain, [&](std::size_t begin, std::size_t end) {
-      Chunk chunk{begin, {}};
-      std::vector<QueryHit> hits;
-      for (std::size_t i = begin; i < end; ++i) {
-        scene_.raycast_all(query_ray(in + 6 * i), hits, options);
-        const double length = direction_length(in + 6 * i);
-        for (const QueryHit& hit : hits) {
-          chunk.records.push_back({static_cast<std::uint32_t>(i), static_cast<std::uint32_t>(hit.user_id), primitive_id(hit),
-                                   hit.u, hit.v, static_cast<float>(hit.distance / length)});
-        }
+  std::mutex chunks_mutex;
+  const QueryOptions options = crossing_options();
+  for_rows(rays.rows, executor, kGrain, [&](std::size_t begin, std::size_t end) {
+    Chunk chunk{begin, {}};
+    std::vector<QueryHit> hits;
+    for (std::size_t i = begin; i < end; ++i) {
+      scene_.raycast_all(query_ray(in + 6 * i), hits, options);
+      const double length = direction_length(in + 6 * i);
+      for (const QueryHit& hit : hits) {
+        chunk.records.push_back({static_cast<std::uint32_t>(i), static_cast<std::uint32_t>(hit.user_id), primitive_id(hit),
+                                 hit.u, hit.v, static_cast<float>(hit.distance / length)});
       }
-      std::lock_guard guard(chunks_mutex);
-      chunks.push_back(std::move(chunk));
-    });
-    // Chunks are contiguous ranges of rays: in order of their first ray, the records are in ray order.
-    std::sort(chunks.begin(), chunks.end(), [](const Chunk& a, const Chunk& b) { return a.begin < b.begin; });
-  }
+    }
+    std::lock_guard guard(chunks_mutex);
+    chunks.push_back(std::move(chunk));
+  });
+  // Chunks are contiguous ranges of rays: in order of their first ray, the records are in ray order.
+  std::sort(chunks.begin(), chunks.end(), [](const Chunk& a, const Chunk& b) { return a.begin < b.begin; });
   std::size_t total = 0;
   for (const Chunk& chunk : chunks) total += chunk.records.size();
   const auto count = static_cast<py::ssize_t>(total);

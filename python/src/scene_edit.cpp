@@ -11,9 +11,9 @@ namespace hitscan::python {
 
 PyScene::PyScene(int nthreads) : build_executor_(&executor_for(nthreads)) {}
 
-std::uint32_t PyScene::add_triangles(py::handle vertices, py::handle triangles) {
-  const FloatRows rows = float_rows(vertices, "vertices", 3, 2, 2);
-  std::vector<TriangleMesh::Indices> indices = triangle_indices(triangles, "triangles", rows.rows);
+std::uint32_t PyScene::add_triangles(py::handle vertex_positions, py::handle triangle_indices_arg) {
+  const FloatRows rows = float_rows(vertex_positions, "vertex_positions", 3, 2, 2);
+  std::vector<TriangleMesh::Indices> indices = triangle_indices(triangle_indices_arg, "triangle_indices", rows.rows);
   std::vector<Vec3f> positions(rows.rows);
   for (std::size_t i = 0; i < rows.rows; ++i) positions[i] = rows.vec3(i);
 

@@ -72,13 +72,12 @@ void set_drape_setting(DrapeSettings& settings, const std::string& name, py::han
 
 py::dict PyScene::sphere_cast(py::handle origins_arg, py::handle directions_arg, py::handle radius_arg,
                               float max_distance, int nthreads) {
-  const FloatRows origins = float_rows(origins_arg, "origins", 3, 2, 2);
-  const FloatRows directions = float_rows(directions_arg, "directions", 3, 2, 2);
-  if (directions.rows != origins.rows) {
-    throw py::value_error("directions must have as many rows as origins (" + std::to_string(origins.rows) + "), got " +
-                          std::to_string(directions.rows));
+  const FloatRows origins = float_rows(origins_arg, "origins", 3, 2, 32);
+  const FloatRows directions = float_rows(directions_arg, "directions", 3, 2, 32);
+  if (directions.shape != origins.shape) {
+    throw py::value_error("directions must have the same shape as origins");
   }
-  const std::vector<float> radius = float_per_row(radius_arg, "radius", origins.rows);
+  const std::vector<float> radius = float_per_row(radius_arg, "radius", origins.shape);
   Executor& executor = executor_for(nthreads);
   commit_if_due();
   auto distance = make_array<float>(origins.shape);
@@ -97,36 +96,32 @@ py::dict PyScene::sphere_cast(py::handle origins_arg, py::handle directions_arg,
   std::uint32_t* primitive = primitive_ids.mutable_data();
   bool* inside = started_inside.mutable_data();
   float* deep = depth.mutable_data();
-  {
-    py::gil_scoped_release release;
-    std::shared_lock lock(*query_mutex_);
-    executor.parallel_for(origins.rows, kGrain, [&](std::size_t begin, std::size_t end) {
-      SerialExecutor serial;
-      std::array<SphereSweep, kBlock> sweeps;
-      std::array<QueryHit, kBlock> hits;
-      for (std::size_t first = begin; first < end; first += kBlock) {
-        const std::size_t count = std::min(kBlock, end - first);
-        for (std::size_t k = 0; k < count; ++k) {
-          const std::size_t i = first + k;
-          sweeps[k] = {{{origin[3 * i], origin[3 * i + 1], origin[3 * i + 2]}, radius[i]},
-                       {direction[3 * i], direction[3 * i + 1], direction[3 * i + 2]},
-                       max_distance};
-        }
-        (void)scene_.sphere_cast_batch({sweeps.data(), count}, {hits.data(), count}, {}, &serial);
-        for (std::size_t k = 0; k < count; ++k) {
-          const std::size_t i = first + k;
-          const QueryHit& hit = hits[k];
-          d[i] = hit ? hit.distance : kInf;
-          write3(p, i, hit ? hit.point : Vec3f{});
-          write3(n, i, hit ? hit.normal : Vec3f{});
-          geometry[i] = hit ? static_cast<std::uint32_t>(hit.user_id) : kInvalidId;
-          primitive[i] = hit ? (hit.primitive == kNoPrimitive ? 0u : hit.primitive) : kInvalidId;
-          inside[i] = hit && hit.started_inside();
-          deep[i] = hit ? hit.depth : 0.0f;
-        }
+  for_rows(origins.rows, executor, kGrain, [&](std::size_t begin, std::size_t end) {
+    SerialExecutor serial;
+    std::array<SphereSweep, kBlock> sweeps;
+    std::array<QueryHit, kBlock> hits;
+    for (std::size_t first = begin; first < end; first += kBlock) {
+      const std::size_t count = std::min(kBlock, end - first);
+      for (std::size_t k = 0; k < count; ++k) {
+        const std::size_t i = first + k;
+        sweeps[k] = {{{origin[3 * i], origin[3 * i + 1], origin[3 * i + 2]}, radius[i]},
+                     {direction[3 * i], direction[3 * i + 1], direction[3 * i + 2]},
+                     max_distance};
       }
-    });
-  }
+      (void)scene_.sphere_cast_batch({sweeps.data(), count}, {hits.data(), count}, {}, &serial);
+      for (std::size_t k = 0; k < count; ++k) {
+        const std::size_t i = first + k;
+        const QueryHit& hit = hits[k];
+        d[i] = hit ? hit.distance : kInf;
+        write3(p, i, hit ? hit.point : Vec3f{});
+        write3(n, i, hit ? hit.normal : Vec3f{});
+        geometry[i] = hit ? static_cast<std::uint32_t>(hit.user_id) : kInvalidId;
+        primitive[i] = hit ? (hit.primitive == kNoPrimitive ? 0u : hit.primitive) : kInvalidId;
+        inside[i] = hit && hit.started_inside();
+        deep[i] = hit ? hit.depth : 0.0f;
+      }
+    }
+  });
   py::dict out;
   out["distance"] = distance;
   out["points"] = points;

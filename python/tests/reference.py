@@ -178,3 +178,13 @@ def random_rays(rng, n, target_radius=1.0, distance=3.0, scale_directions=True):
     if scale_directions:
         d *= rng.uniform(0.2, 3.0, size=(n, 1)) / np.linalg.norm(d, axis=1, keepdims=True)
     return np.hstack([origins, d]).astype(np.float32)
+
+
+def assert_first_hits_match(scene, rays, vertices, triangles):
+    """scene.cast_rays(rays) against brute force over one mesh: the same rays hit, at t equal
+    within float32 rounding."""
+    t = first_hits(rays, vertices, triangles)[0]
+    got = scene.cast_rays(rays)["t_hit"]
+    hit = np.isfinite(t)
+    np.testing.assert_array_equal(np.isfinite(got), hit)
+    np.testing.assert_allclose(got[hit], t[hit], rtol=1e-5, atol=1e-6)

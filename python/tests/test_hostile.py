@@ -30,7 +30,7 @@ class BadArraysTest(unittest.TestCase):
         self.assertIn(name, str(caught.exception))
 
     def test_wrong_dtype_names_the_argument(self):
-        rays = np.zeros((4, 6))  # float64
+        rays = np.zeros((4, 6), np.int64)  # float64 and float16 are converted; integers are not floats
         for query in (self.scene.cast_rays, self.scene.test_occlusions, self.scene.count_intersections,
                       self.scene.list_intersections):
             self.assert_raises_naming(TypeError, "rays", query, rays)
@@ -38,33 +38,42 @@ class BadArraysTest(unittest.TestCase):
         for query in (self.scene.compute_closest_points, self.scene.compute_distance,
                       self.scene.compute_signed_distance, self.scene.compute_occupancy):
             self.assert_raises_naming(TypeError, "query_points", query, points)
-        self.assert_raises_naming(TypeError, "vertices", self.scene.add_triangles, np.zeros((3, 3)),
+        self.assert_raises_naming(TypeError, "vertex_positions", self.scene.add_triangles, np.zeros((3, 3), bool),
                                   np.zeros((1, 3), np.uint32))
-        self.assert_raises_naming(TypeError, "triangles", self.scene.add_triangles, np.zeros((3, 3), np.float32),
+        self.assert_raises_naming(TypeError, "triangle_indices", self.scene.add_triangles, np.zeros((3, 3), np.float32),
                                   np.zeros((1, 3), np.float32))
         self.assert_raises_naming(TypeError, "rays", self.scene.cast_rays, "not rays")
         self.assert_raises_naming(TypeError, "rays", self.scene.cast_rays, np.zeros((2, 6), object))
+        self.assert_raises_naming(TypeError, "rays", self.scene.cast_rays, np.zeros((2, 6), np.complex64))
+        self.assert_raises_naming(TypeError, "origins", self.scene.sphere_cast, np.zeros((2, 3), np.int32),
+                                  np.ones((2, 3), np.float32), 0.1)
+        self.assert_raises_naming(TypeError, "radius", self.scene.sphere_cast, np.zeros((2, 3), np.float32),
+                                  np.ones((2, 3), np.float32), np.ones(2, np.int32))
 
     def test_wrong_shape_names_the_argument(self):
         for bad in (np.zeros((4, 5), np.float32), np.zeros(6, np.float32), np.zeros((2, 3, 7), np.float32),
                     np.float32(1.0)):
             self.assert_raises_naming(ValueError, "rays", self.scene.cast_rays, bad)
         self.assert_raises_naming(ValueError, "query_points", self.scene.compute_distance, np.zeros((4, 2), np.float32))
-        self.assert_raises_naming(ValueError, "vertices", self.scene.add_triangles, np.zeros((3, 3, 1), np.float32),
-                                  np.zeros((1, 3), np.uint32))
-        self.assert_raises_naming(ValueError, "triangles", self.scene.add_triangles, np.zeros((3, 3), np.float32),
+        self.assert_raises_naming(ValueError, "vertex_positions", self.scene.add_triangles,
+                                  np.zeros((3, 3, 1), np.float32), np.zeros((1, 3), np.uint32))
+        self.assert_raises_naming(ValueError, "triangle_indices", self.scene.add_triangles, np.zeros((3, 3), np.float32),
                                   np.zeros((1, 4), np.uint32))
         self.assert_raises_naming(ValueError, "directions", self.scene.sphere_cast, np.zeros((3, 3), np.float32),
                                   np.zeros((2, 3), np.float32), 0.1)
+        self.assert_raises_naming(ValueError, "directions", self.scene.sphere_cast, np.zeros((2, 3, 3), np.float32),
+                                  np.zeros((3, 2, 3), np.float32), 0.1)
         self.assert_raises_naming(ValueError, "radius", self.scene.sphere_cast, np.zeros((3, 3), np.float32),
                                   np.ones((3, 3), np.float32), np.ones(2, np.float32))
+        self.assert_raises_naming(ValueError, "radius", self.scene.sphere_cast, np.zeros((2, 3, 3), np.float32),
+                                  np.ones((2, 3, 3), np.float32), np.ones(6, np.float32))
         self.assert_raises_naming(ValueError, "center", self.scene.overlap_sphere, (1, 2), 1.0)
 
     def test_indices_out_of_range(self):
         v = np.zeros((3, 3), np.float32)
         for bad in (np.array([[0, 1, 3]], np.uint32), np.array([[0, -1, 2]], np.int64),
                     np.array([[0, 1, 2**63 + 5]], np.uint64), np.array([[0, 1, 2**40]], np.int64)):
-            self.assert_raises_naming(ValueError, "triangles", self.scene.add_triangles, v, bad)
+            self.assert_raises_naming(ValueError, "triangle_indices", self.scene.add_triangles, v, bad)
         self.assertEqual(self.scene.geometry_count, 2)  # nothing was added
 
     def test_non_finite_vertices(self):
@@ -114,7 +123,7 @@ class BadArraysTest(unittest.TestCase):
         gid = self.scene.add_triangles(np.zeros((0, 3), np.float32), np.zeros((0, 3), np.uint32))
         self.assertEqual(gid, 2)
         self.assertEqual(self.scene.add_triangles(np.zeros((0, 3), np.float32), []), 3)  # [] is no triangles
-        self.assert_raises_naming(ValueError, "vertices", self.scene.add_triangles, [], [])  # but not (N, 3)
+        self.assert_raises_naming(ValueError, "vertex_positions", self.scene.add_triangles, [], [])  # but not (N, 3)
         empty_scene = hitscan.Scene()
         rays = np.array([[0, 0, 0, 1, 0, 0]], np.float32)
         self.assertEqual(empty_scene.cast_rays(rays)["geometry_ids"][0], INVALID)
@@ -188,7 +197,7 @@ class BadArraysTest(unittest.TestCase):
         with self.assertRaises(TypeError):
             self.scene.drape(route, no_such_setting=1.0)
         with self.assertRaises(TypeError):
-            self.scene.drape(route.astype(np.float64))
+            self.scene.drape(route.astype(np.int32))
 
     def test_layouts_and_conversions(self):
         rng = np.random.default_rng(4)
