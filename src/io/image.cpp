@@ -148,4 +148,10 @@ Status write_jpeg(const Image& image, const std::string& path, int quality) {
       {StatusCode::invalid_argument, "JPEG encoder rejected the image writing '" + path + "'"});
 }
 
+Status write_image(const Image& image, const std::string& path, int jpeg_quality) {
+  const Result<ImageFormat> format = image_format(path);
+  if (!format) return format.status();
+  return format.value() == ImageFormat::png ? write_png(image, path) : write_jpeg(image, path, jpeg_quality);
+}
+
 }  // namespace hitscan::io

@@ -157,6 +157,10 @@ double median(std::vector<double> values) {
 }
 
 int run_drape_unguarded(const DrapeOptions& options, std::ostream& out, std::ostream& err) {
+  if (const Result<io::ImageFormat> format = io::image_format(options.output); !format) {
+    err << "hitscan drape: " << format.status().message() << '\n';
+    return kExitUsage;
+  }
   for (const std::string* output : {&options.output, &options.route_output}) {
     if (output->empty()) continue;  // no route table asked for
     if (const Status status = make_output_directory(*output); !status.ok()) {
@@ -178,7 +182,7 @@ int run_drape_unguarded(const DrapeOptions& options, std::ostream& out, std::ost
   }
   const ArRun& run = result.value();
 
-  if (const Status status = io::write_png(run.image, options.output); !status.ok()) {
+  if (const Status status = io::write_image(run.image, options.output); !status.ok()) {
     err << "hitscan drape: " << status.message() << '\n';
     return kExitFailure;
   }
@@ -218,7 +222,7 @@ void add_drape_command(CLI::App& app, CommandContext& context) {
                       "street");
   command->add_option("route", options->route,
                       "Route to drape over MESH: x,y,z per line (an optional header line), at least 2 points");
-  command->add_option("-o,--output", options->output, "PNG file to write (its directory is created if missing)")
+  command->add_option("-o,--output", options->output, "Image to write, PNG or JPEG by its extension (.png, .jpg, .jpeg; its directory is created if missing)")
       ->capture_default_str();
   command->add_option("--route-out", options->route_output,
                       "Draped route to write as CSV: x,y,z,nx,ny,nz,distance,status (empty: not written)")

@@ -26,9 +26,6 @@ constexpr int kMaxImageSide = 16384;
 // show with different shades.
 constexpr Vec3f kMeshViewDirection{1.0f, 0.6f, 1.4f};
 
-// High enough that the flat shades and the hard edges of a normal render show no blocking.
-constexpr int kJpegQuality = 90;
-
 // The picture and what it shows ("12 shapes", "5000 triangles"), or the exit code of a failure
 // already reported on err.
 struct Picture {
@@ -141,8 +138,7 @@ int run_render(const RenderOptions& options, std::ostream& out, std::ostream& er
     err << "hitscan render: --heatmap needs a mesh file (the built-in scene has no BVH)\n";
     return kExitUsage;
   }
-  const Result<io::ImageFormat> format = io::image_format(options.output);
-  if (!format) {
+  if (const Result<io::ImageFormat> format = io::image_format(options.output); !format) {
     err << "hitscan render: " << format.status().message() << '\n';
     return kExitUsage;
   }
@@ -154,9 +150,7 @@ int run_render(const RenderOptions& options, std::ostream& out, std::ostream& er
   if (picture.exit_code != kExitSuccess) return picture.exit_code;
   const NormalRender& render = picture.render;
 
-  const Status status = format.value() == io::ImageFormat::png
-                            ? io::write_png(render.image, options.output)
-                            : io::write_jpeg(render.image, options.output, kJpegQuality);
+  const Status status = io::write_image(render.image, options.output);
   if (!status.ok()) {
     err << "hitscan render: " << status.message() << '\n';
     return kExitFailure;

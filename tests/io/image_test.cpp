@@ -68,6 +68,40 @@ TEST(WritePng, ReadBackGivesTheSamePixels) {
   stbi_image_free(loaded);
 }
 
+TEST(WriteImage, ExtensionChoosesTheFormatInAnyCase) {
+  const ScratchDirectory directory;
+  // An even grey: JPEG's blocks and chroma halving reproduce it within a level or two.
+  const Image grey(16, 16, Rgb8{120, 120, 120});
+  for (const char* name : {"a.png", "b.PNG", "c.jpg", "d.jpeg", "e.JpG"}) {
+    const std::string path = directory.file(name);
+    const Status status = write_image(grey, path);
+    ASSERT_TRUE(status.ok()) << name << ": " << status.message();
+    std::ifstream in(path, std::ios::binary);
+    std::string head(4, '\0');
+    in.read(head.data(), 4);
+    const std::string extension = fs::path(path).extension().string();
+    const bool png = extension == ".png" || extension == ".PNG";
+    EXPECT_EQ(head, png ? std::string("\x89PNG") : std::string("\xFF\xD8\xFF\xE0", 4)) << name;
+    int width = 0, height = 0, channels = 0;
+    stbi_uc* loaded = stbi_load(path.c_str(), &width, &height, &channels, 3);
+    ASSERT_NE(loaded, nullptr) << name << ": " << stbi_failure_reason();
+    EXPECT_EQ(width, 16);
+    EXPECT_EQ(height, 16);
+    for (int i = 0; i < 16 * 16 * 3; ++i) EXPECT_NEAR(loaded[i], 120, png ? 0 : 2) << name << " sample " << i;
+    stbi_image_free(loaded);
+  }
+}
+
+TEST(WriteImage, UnsupportedExtensionIsInvalidArgumentAndWritesNothing) {
+  const ScratchDirectory directory;
+  const std::string path = directory.file("picture.bmp");
+  const Status status = write_image(Image(4, 4), path);
+  EXPECT_EQ(status.code(), StatusCode::invalid_argument);
+  EXPECT_NE(status.message().find(path), std::string::npos) << status.message();
+  EXPECT_NE(status.message().find("'.bmp'"), std::string::npos) << status.message();
+  EXPECT_FALSE(fs::exists(path));
+}
+
 TEST(WritePng, ReplacesAnExistingFile) {
   const ScratchDirectory directory;
   const std::string path = directory.file("replaced.png");

@@ -399,6 +399,25 @@ TEST_F(DrapeMesh, RouteOutputUnderAFileFailsBeforeTheMeshIsRead) {
   EXPECT_FALSE(fs::exists(png));
 }
 
+TEST_F(DrapeMesh, ImageExtensionChoosesPngOrJpegAndOthersAreRefusedBeforeTheMeshIsRead) {
+  // The mesh and route do not exist: an unsupported extension is the error given.
+  const std::string bmp = directory_.file("drape.bmp");
+  const CommandRun refused = run({"drape", mesh_, route_, "-o", bmp});
+  EXPECT_EQ(refused.exit_code, kExitUsage);
+  EXPECT_EQ(refused.err, "hitscan drape: cannot write '" + bmp +
+                             "': unsupported image extension '.bmp' (supported: .png, .jpg, .jpeg)\n");
+  EXPECT_FALSE(fs::exists(bmp));
+
+  const std::string jpeg = directory_.file("street.JPG");
+  const CommandRun written = run({"drape", "-o", jpeg, "--width", "64", "--height", "48", "--frames", "1"});
+  ASSERT_EQ(written.exit_code, kExitSuccess) << written.err;
+  // A JPEG's start-of-image and end-of-image markers.
+  const std::string bytes = test::read_file(jpeg);
+  ASSERT_GE(bytes.size(), 4u);
+  EXPECT_EQ(bytes.substr(0, 3), "\xFF\xD8\xFF");
+  EXPECT_EQ(bytes.substr(bytes.size() - 2), "\xFF\xD9");
+}
+
 TEST_F(DrapeMesh, RouteDrapesOntoTheExactPlane) {
   const auto same = [](Vec3f p) { return p; };
   expect_on_plane(drape("z", same, same));

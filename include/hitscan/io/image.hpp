@@ -64,4 +64,11 @@ Result<ImageFormat> image_format(const std::string& path);
 /// invalid_argument also for a side beyond JPEG's 65535 pixels.
 Status write_jpeg(const Image& image, const std::string& path, int quality);
 
+/// The JPEG quality write_image uses: no visible blocks on rendered shading, a tenth of the PNG.
+inline constexpr int kDefaultJpegQuality = 90;
+
+/// Writes `image` in the format `path`'s extension names (image_format): write_png, or write_jpeg
+/// at `jpeg_quality`. Fails as image_format does for an unsupported extension, writing nothing.
+Status write_image(const Image& image, const std::string& path, int jpeg_quality = kDefaultJpegQuality);
+
 }  // namespace hitscan::io
