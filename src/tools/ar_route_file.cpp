@@ -1,12 +1,12 @@
 #include "tools/ar_route_file.hpp"
 
 #include "hitscan/io/csv_fields.hpp"
+#include "io/regular_file.hpp"
 
 #include <algorithm>
 #include <charconv>
 #include <cmath>
 #include <fstream>
-#include <iterator>
 #include <limits>
 #include <optional>
 #include <string_view>
@@ -37,10 +37,10 @@ std::string number_text(float value) {
 }  // namespace
 
 Result<std::vector<Vec3f>> read_route_csv(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return Status{StatusCode::io_error, path + ": cannot open the route file"};
-  const std::string contents{std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
-  if (in.bad()) return Status{StatusCode::io_error, path + ": cannot read the route file"};
+  // A device or a named pipe given as the route would never end or never open.
+  const Result<std::string> read = io::detail::read_regular_file(path, "route file");
+  if (!read) return read.status();
+  const std::string& contents = read.value();
   std::vector<Vec3f> route;
   bool first_line = true;
   io::CsvLines lines(contents);

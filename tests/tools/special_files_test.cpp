@@ -55,5 +55,17 @@ TEST(SpecialFiles, CastWithRaysFromANamedPipeOrDevZeroEndsAtOnceNamingThem) {
                  "is a character device, not a ray file");
 }
 
+TEST(SpecialFiles, DrapeWithARouteFromANamedPipeOrDevZeroEndsAtOnceNamingIt) {
+  const ScratchDirectory directory;
+  const std::string mesh = directory.file("cube.off");
+  test::write_file(mesh, test::kUnitCubeOff);
+  const std::string pipe = directory.file("route.csv");
+  ASSERT_EQ(::mkfifo(pipe.c_str(), 0600), 0) << std::strerror(errno);
+  expect_refused(run({"drape", mesh, pipe, "-o", directory.file("drape.png")}), pipe,
+                 "is a named pipe (FIFO), not a route file");
+  expect_refused(run({"drape", mesh, "/dev/zero", "-o", directory.file("drape.png")}), "/dev/zero",
+                 "is a character device, not a route file");
+}
+
 }  // namespace
 }  // namespace hitscan::tools
