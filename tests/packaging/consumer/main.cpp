@@ -1,12 +1,14 @@
 // A program outside hitscan's tree that uses the C++ library the way an application does: a scene
 // with one sphere, one ray, and the answer checked against the one worked out by hand. Built by
 // the packaging tests against the installed package (find_package) and against the source tree
-// (add_subdirectory); exits 0 when every answer is right.
+// (add_subdirectory), through the one header that holds the whole C++ API; exits 0 when every
+// answer is right.
 
 #include <cmath>
 #include <cstdio>
+#include <string>
 
-#include "hitscan/query/scene.hpp"
+#include <hitscan/hitscan.hpp>
 
 int main() {
   using namespace hitscan;
@@ -28,5 +30,9 @@ int main() {
                      std::fabs(hit.normal.z + 0.8f) < 1e-5f;
   // Just outside the radius, the ray passes by.
   const bool miss_right = !scene.raycast({{1, 3.51f, 0}, {0, 0, 1}});
-  return right && miss_right ? 0 : 1;
+  // The library's version is the headers' version.
+  const std::string expected =
+      std::to_string(version_major) + "." + std::to_string(version_minor) + "." + std::to_string(version_patch);
+  std::printf("hitscan %s (headers %s)\n", version(), expected.c_str());
+  return right && miss_right && expected == version() ? 0 : 1;
 }
