@@ -9,7 +9,7 @@ CONFIGURE = cmake -S . -G Ninja $(CMAKE_FLAGS)
 SANITIZE_FLAGS = -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_CXX_FLAGS_RELWITHDEBINFO='-O1 -g1 -DNDEBUG' \
   -DCMAKE_C_FLAGS_RELWITHDEBINFO='-O1 -g1 -DNDEBUG'
 
-.PHONY: all demo test test-scalar test-sanitize test-thread fuzz bench clean
+.PHONY: all demo test test-install test-scalar test-sanitize test-thread fuzz bench clean
 
 all:
 	scripts/deps.sh test
@@ -23,8 +23,13 @@ demo:
 	mkdir -p out
 	$(BUILD)/release/hitscan drape -o out/demo.png --route-out out/route.csv
 
+# The pip install check (label `install`: a venv, pip install --no-build-isolation, a second build
+# of the core) runs in make test-install.
 test: all
-	cd $(BUILD)/release && ctest --output-on-failure -j $(JOBS)
+	cd $(BUILD)/release && ctest --output-on-failure -j $(JOBS) -LE install
+
+test-install: all
+	cd $(BUILD)/release && ctest --output-on-failure -L install
 
 # The scalar fallback of the SIMD types, under the tests of the layers whose code uses them (the
 # C API, io, AR and the examples only call into these layers); the test programs are run directly.
