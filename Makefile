@@ -91,9 +91,14 @@ fuzz:
 	done; \
 	exit $$failed
 
+# tinybvh joins the mesh ray suite's baselines when its header sits in ../shared/baselines/tinybvh.
+TINYBVH_DIR = $(abspath ../shared/baselines/tinybvh)
+TINYBVH_FLAGS = $(if $(wildcard $(TINYBVH_DIR)/tiny_bvh.h),-DHITSCAN_TINYBVH_DIR=$(TINYBVH_DIR))
+
 bench:
 	scripts/deps.sh bench
-	$(CONFIGURE) -B $(BUILD)/bench -DCMAKE_BUILD_TYPE=Release -DHITSCAN_BUILD_BENCH=ON -DHITSCAN_BUILD_PYTHON=ON
+	$(CONFIGURE) -B $(BUILD)/bench -DCMAKE_BUILD_TYPE=Release -DHITSCAN_BUILD_BENCH=ON -DHITSCAN_BUILD_PYTHON=ON \
+	  $(TINYBVH_FLAGS)
 	cmake --build $(BUILD)/bench -j $(JOBS)
 	mkdir -p out
 	$(BUILD)/bench/bench/hitscan_bench --jsonl out/bench.jsonl

@@ -1,7 +1,7 @@
 #pragma once
 // The interface every backend of the mesh ray benchmark implements: hitscan's MeshBvh, Embree,
-// Bullet and brute force answer the same rays, a chunk at a time, into plain result arrays that
-// the cross-check compares ray by ray.
+// tinybvh, Bullet and brute force answer the same rays, a chunk at a time, into plain result
+// arrays that the cross-check compares ray by ray.
 
 #include <cstddef>
 #include <cstdint>
@@ -59,6 +59,10 @@ BuildTiming build_embree(std::shared_ptr<const TriangleMesh> mesh, bool high_qua
 /// rays (the 2x4 pixel tiles of the coherent set), flagged coherent. `embree` must come from
 /// build_embree; the scene is shared.
 std::unique_ptr<Backend> embree_packet8(const Backend& embree, std::string name);
+
+/// tinybvh's BVH8_CPU from BuildHQ over the mesh's triangles expanded to 3 bvhvec4 each, built on
+/// one thread. Defined only in builds given tinybvh's directory (HITSCAN_BENCH_TINYBVH is then 1).
+BuildTiming build_tinybvh(std::shared_ptr<const TriangleMesh> mesh, int builds);
 
 /// btBvhTriangleMeshShape with quantized nodes; closest hits through performRaycast.
 BuildTiming build_bullet(std::shared_ptr<const TriangleMesh> mesh, int builds);

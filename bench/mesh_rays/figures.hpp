@@ -1,6 +1,7 @@
 #pragma once
 // The figures of the mesh ray suite: one JSON object per line (appended to the file the other
-// benchmarks write) and, at the end, the same-run ratio table of hitscan against Embree.
+// benchmarks write) and, at the end, the same-run ratio table of hitscan against Embree (and
+// tinybvh, when it is compared).
 
 #include <cstddef>
 #include <cstdio>
@@ -30,8 +31,8 @@ class FigureLog {
   void add(const Figure& figure);
   const std::vector<Figure>& figures() const { return figures_; }
 
-  /// hitscan / embree_high for every case, single thread and all threads, plus build time and
-  /// memory per triangle.
+  /// hitscan / embree_high for every case, single thread and all threads, and hitscan /
+  /// tinybvh_bvh8 on one thread when it was measured; plus build time and memory per triangle.
   void print_ratio_table(int all_threads) const;
 
  private:

@@ -1,8 +1,8 @@
 // hitscan_mesh_bench: the "mesh_rays" suite. hitscan's MeshBvh side by side with Embree 3 (build
-// quality medium and high, single rays and 8-ray packets), Bullet and brute force, on the same
-// rays in one process, on one thread and on all of them. On the coherent set hitscan also traces
-// 64-ray packets (MeshBvh::intersect_coherent over the image's 8x8 tiles), set beside Embree's
-// 8-ray packets.
+// quality medium and high, single rays and 8-ray packets), tinybvh's BVH8_CPU (in builds given
+// HITSCAN_TINYBVH_DIR), Bullet and brute force, on the same rays in one process, on one thread and
+// on all of them. On the coherent set hitscan also traces 64-ray packets
+// (MeshBvh::intersect_coherent over the image's 8x8 tiles), set beside Embree's 8-ray packets.
 //
 //   hitscan_mesh_bench [--jsonl FILE] [--rays N] [--repetitions R] [--builds B] [--threads T]
 //                      [--meshes armadillo,bunny,...] [--watertight-rays N]
@@ -267,12 +267,18 @@ void run_mesh(const std::string& name, const Options& options, FigureLog& log) {
   log_build(log, info, "embree_high", 1, embree_high.median_ms, embree_high.backend->memory_bytes(), options.builds);
   const std::unique_ptr<Backend> packets = embree_packet8(*embree_high.backend, "embree_high_packet8");
   const std::unique_ptr<Backend> hitscan_packet = hitscan_packets(*hitscan.backend, "hitscan_packet64");
+  std::vector<const Backend*> single = {hitscan.backend.get(), embree_medium.backend.get(), embree_high.backend.get()};
+#ifdef HITSCAN_BENCH_TINYBVH
+  const BuildTiming tinybvh = build_tinybvh(mesh, options.builds);
+  log_build(log, info, tinybvh.backend->name(), 1, tinybvh.median_ms, tinybvh.backend->memory_bytes(),
+            options.builds);
+  single.push_back(tinybvh.backend.get());
+#endif
   BuildTiming bullet = build_bullet(mesh, options.builds);
   log_build(log, info, "bullet", 1, bullet.median_ms, bullet.backend->memory_bytes(), options.builds);
+  single.push_back(bullet.backend.get());
   const std::unique_ptr<Backend> brute_force = info.tris <= kBruteForceMaxTriangles ? make_brute_force(mesh) : nullptr;
 
-  const std::vector<const Backend*> single = {hitscan.backend.get(), embree_medium.backend.get(),
-                                              embree_high.backend.get(), bullet.backend.get()};
   std::vector<const Backend*> with_packets = single;
   with_packets.insert(with_packets.begin() + 3, packets.get());
   with_packets.insert(with_packets.begin() + 1, hitscan_packet.get());
