@@ -45,7 +45,7 @@ test-sanitize:
 	$(CONFIGURE) -B $(BUILD)/sanitize $(SANITIZE_FLAGS) -DHITSCAN_SANITIZE=ON -DHITSCAN_BUILD_TOOLS=OFF
 	cmake --build $(BUILD)/sanitize -j $(JOBS)
 	cd $(BUILD)/sanitize && ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
-	  ctest --output-on-failure -j $(JOBS)
+	  LSAN_OPTIONS=suppressions=$(CURDIR)/fuzz/lsan_suppressions.txt ctest --output-on-failure -j $(JOBS)
 
 # The tests that run work on several threads (thread pools, batches, parallel builds, scenes
 # queried while edited and committed), under ThreadSanitizer; only their executables are built,
