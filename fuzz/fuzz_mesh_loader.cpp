@@ -4,7 +4,7 @@
 // A failed load must be one of the documented errors, naming the file: a crash or hang of
 // assimp's reader, which load_mesh runs in a child process, is one; a crash of hitscan's own code
 // there is a failure of the target. A loaded mesh must be
-// usable: its referenced vertices finite, and a MeshBvh built over it must answer rays from its
+// usable: its part ranges tiling it, its referenced vertices finite, and a MeshBvh built over it must answer rays from its
 // centre and from outside consistently (closest hit, any hit and all hits agree; hits lie within
 // the ray's interval, on a usable triangle, with barycentrics inside it).
 
@@ -47,9 +47,28 @@ void check_failure(const hitscan::Status& status, const std::string& path, const
   if (status.message().rfind(path + ": hitscan crashed", 0) == 0) fail(status.message());
   if (status.message().rfind(path + ": ", 0) != 0)
     fail("the message does not begin with the path: " + status.message());
-  if (report.polygons != 0 || report.points != 0 || report.lines != 0 || report.parts != 0) {
+  if (report.polygons != 0 || report.points != 0 || report.lines != 0 || report.parts != 0 ||
+      !report.part_ranges.empty()) {
     fail("a failed load left counts in its report");
   }
+}
+
+// The part ranges tile the mesh in order, and each part's triangles use only its vertices.
+void check_part_ranges(const TriangleMesh& mesh, const hitscan::io::MeshLoadReport& report) {
+  if (report.part_ranges.size() != report.parts) fail("the report's part ranges are not one per part");
+  std::size_t vertices = 0, triangles = 0;
+  for (const hitscan::io::MeshPartRange& range : report.part_ranges) {
+    if (range.first_vertex != vertices || range.first_triangle != triangles) fail("part ranges that do not tile");
+    vertices += range.vertex_count;
+    triangles += range.triangle_count;
+    if (triangles > mesh.triangle_count()) fail("part ranges beyond the triangles");
+    for (std::size_t t = range.first_triangle; t < triangles; ++t) {
+      for (const std::uint32_t v : mesh.triangles()[t]) {
+        if (v < range.first_vertex || v >= vertices) fail("a part's triangle uses another part's vertex");
+      }
+    }
+  }
+  if (vertices != mesh.vertex_count() || triangles != mesh.triangle_count()) fail("part ranges that do not cover the mesh");
 }
 
 void check_mesh(const TriangleMesh& mesh) {
@@ -148,6 +167,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   }
   check_mesh(mesh.value());
   if (report.polygons == 0 || report.parts == 0) fail("a loaded mesh whose report counts no polygon or part");
+  check_part_ranges(mesh.value(), report);
   static hitscan::SerialExecutor serial;  // the fuzzer's one thread keeps runs reproducible
   const hitscan::Result<MeshBvh> bvh =
       MeshBvh::build(std::make_shared<const TriangleMesh>(std::move(mesh).value()), {}, &serial);

@@ -3,6 +3,7 @@
 from ._hitscan import io as _io
 
 Mesh = _io.Mesh
+PartRange = _io.PartRange
 load_mesh = _io.load_mesh
 
-__all__ = ["Mesh", "load_mesh"]
+__all__ = ["Mesh", "PartRange", "load_mesh"]

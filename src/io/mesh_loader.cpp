@@ -19,6 +19,7 @@
 #include <sstream>
 #include <string_view>
 #include <system_error>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
@@ -71,6 +72,7 @@ Affine affine_from(const aiMatrix4x4& m) {
 struct Placement {
   const aiMesh* mesh = nullptr;
   Affine transform;
+  const aiNode* node = nullptr;  // none without node transforms
 };
 
 // Parts in the order described in the header: a depth-first, pre-order walk of the node graph,
@@ -78,7 +80,7 @@ struct Placement {
 Result<std::vector<Placement>> place_parts(const aiScene& scene, bool apply_node_transforms, const std::string& path) {
   std::vector<Placement> placements;
   if (!apply_node_transforms) {
-    for (unsigned int i = 0; i < scene.mNumMeshes; ++i) placements.push_back({scene.mMeshes[i], Affine{}});
+    for (unsigned int i = 0; i < scene.mNumMeshes; ++i) placements.push_back({scene.mMeshes[i], Affine{}, nullptr});
     return placements;
   }
   if (scene.mRootNode == nullptr) return placements;
@@ -93,7 +95,7 @@ Result<std::vector<Placement>> place_parts(const aiScene& scene, bool apply_node
         return fail(StatusCode::parse_error, path, "a scene node refers to mesh " + std::to_string(index) +
                                                        " but the file has " + std::to_string(scene.mNumMeshes));
       }
-      placements.push_back({scene.mMeshes[index], transform});
+      placements.push_back({scene.mMeshes[index], transform, node});
     }
     // Pushed in reverse so that the first child is visited first.
     for (unsigned int i = node->mNumChildren; i-- > 0;) {
@@ -717,16 +719,24 @@ struct PartTotals {
 };
 
 // Checks every face of every part (corners present, indices within the part) and counts, so
-// that the second pass can allocate once and trust the data.
+// that the second pass can allocate once and trust the data; the counts go into the report, part
+// by part.
 Result<PartTotals> check_parts(const std::vector<Placement>& placements, const std::string& path,
                                MeshLoadReport& report) {
   PartTotals totals;
   std::size_t face_number = 0;  // in the order of the result, for messages
+  report.part_ranges.reserve(placements.size());
   for (const Placement& part : placements) {
     const aiMesh& mesh = *part.mesh;
     if ((mesh.mNumVertices > 0 && mesh.mVertices == nullptr) || (mesh.mNumFaces > 0 && mesh.mFaces == nullptr)) {
       return fail(StatusCode::parse_error, path, "assimp returned a mesh without its vertices or faces");
     }
+    MeshPartRange& range = report.part_ranges.emplace_back();
+    range.name = mesh.mName.C_Str();
+    if (part.node != nullptr) range.node_name = part.node->mName.C_Str();
+    range.first_vertex = static_cast<std::size_t>(totals.vertices);
+    range.vertex_count = mesh.mNumVertices;
+    range.first_triangle = totals.triangles;
     totals.vertices += mesh.mNumVertices;
     totals.all_have_normals = totals.all_have_normals && mesh.mNormals != nullptr;
     for (unsigned int f = 0; f < mesh.mNumFaces; ++f, ++face_number) {
@@ -744,14 +754,18 @@ Result<PartTotals> check_parts(const std::vector<Placement>& placements, const s
         }
       }
       if (face.mNumIndices == 1) {
-        ++report.points;
+        ++range.points;
       } else if (face.mNumIndices == 2) {
-        ++report.lines;
+        ++range.lines;
       } else {
-        ++report.polygons;
-        totals.triangles += face.mNumIndices - 2;
+        ++range.polygons;
+        range.triangle_count += face.mNumIndices - 2;
       }
     }
+    totals.triangles += range.triangle_count;
+    report.points += range.points;
+    report.lines += range.lines;
+    report.polygons += range.polygons;
   }
   return totals;
 }
@@ -877,17 +891,43 @@ auto guarded(const std::string& path, F&& f) -> decltype(f()) {
 }
 
 // The child's answer: kRead once assimp's reader has returned, then kError (code, message) or
-// kMesh (the report, the three counts, the three arrays), in the machine's own byte order.
+// kMesh (the report, then the three arrays), in the machine's own byte order. An array or string
+// goes as its length, then its elements; the report as its counts, then its part ranges (an
+// array of ranges, each its name, node name and counts).
 constexpr char kRead = 'R', kError = 'E', kMesh = 'M';
+
+// Calls f on each count of `report` (a MeshLoadReport or a MeshPartRange, const or not), in the
+// order the answer carries them.
+template <class Report, class F>
+void for_each_count(Report& report, F&& f) {
+  if constexpr (std::is_same_v<std::remove_const_t<Report>, MeshLoadReport>) {
+    for (auto* count : {&report.polygons, &report.points, &report.lines, &report.parts}) f(*count);
+  } else {
+    for (auto* count : {&report.first_vertex, &report.vertex_count, &report.first_triangle, &report.triangle_count,
+                        &report.polygons, &report.points, &report.lines}) {
+      f(*count);
+    }
+  }
+}
 
 template <class T>
 void send_value(const detail::ChildSend& send, const T& value) {
   send(std::string_view(reinterpret_cast<const char*>(&value), sizeof value));
 }
-template <class T>
-void send_array(const detail::ChildSend& send, const std::vector<T>& values) {
+template <class Array>  // std::vector or std::string
+void send_array(const detail::ChildSend& send, const Array& values) {
+  using T = typename Array::value_type;
   send_value(send, static_cast<std::uint64_t>(values.size()));
   send(std::string_view(reinterpret_cast<const char*>(values.data()), values.size() * sizeof(T)));
+}
+void send_report(const detail::ChildSend& send, const MeshLoadReport& report) {
+  for_each_count(report, [&](const std::size_t& count) { send_value(send, count); });
+  send_value(send, static_cast<std::uint64_t>(report.part_ranges.size()));
+  for (const MeshPartRange& range : report.part_ranges) {
+    send_array(send, range.name);
+    send_array(send, range.node_name);
+    for_each_count(range, [&](const std::size_t& count) { send_value(send, count); });
+  }
 }
 
 // Reads the child's answer back.
@@ -901,14 +941,29 @@ class Answer {
     rest_.remove_prefix(sizeof out);
     return true;
   }
-  template <class T>
-  bool array(std::vector<T>& out) {
+  template <class Array>  // std::vector or std::string
+  bool array(Array& out) {
+    using T = typename Array::value_type;
     std::uint64_t count = 0;
     if (!value(count) || count > rest_.size() / sizeof(T)) return false;
     out.resize(static_cast<std::size_t>(count));
     if (count != 0) std::memcpy(out.data(), rest_.data(), out.size() * sizeof(T));
     rest_.remove_prefix(out.size() * sizeof(T));
     return true;
+  }
+  bool report(MeshLoadReport& out) {
+    bool complete = true;
+    const auto read_count = [&](std::size_t& count) { complete = complete && value(count); };
+    for_each_count(out, read_count);
+    std::uint64_t ranges = 0;
+    // Every range takes at least its two string lengths: a bound before anything is allocated.
+    if (!complete || !value(ranges) || ranges > rest_.size() / (2 * sizeof(std::uint64_t))) return false;
+    out.part_ranges.resize(static_cast<std::size_t>(ranges));
+    for (MeshPartRange& range : out.part_ranges) {
+      if (!array(range.name) || !array(range.node_name)) return false;
+      for_each_count(range, read_count);
+    }
+    return complete;
   }
   std::string_view rest() const { return rest_; }
 
@@ -937,7 +992,7 @@ std::optional<Result<Imported>> import_isolated(const std::string& path, const M
           return;
         }
         send(std::string_view(&kMesh, 1));
-        send_value(send, counts);
+        send_report(send, counts);
         send_array(send, imported.value().positions);
         send_array(send, imported.value().normals);
         send_array(send, imported.value().triangles);
@@ -974,11 +1029,11 @@ std::optional<Result<Imported>> import_isolated(const std::string& path, const M
   }
   Imported imported;
   MeshLoadReport counts;
-  if (kind != kMesh || !answer.value(counts) || !answer.array(imported.positions) || !answer.array(imported.normals) ||
+  if (kind != kMesh || !answer.report(counts) || !answer.array(imported.positions) || !answer.array(imported.normals) ||
       !answer.array(imported.triangles) || !answer.rest().empty()) {
     return malformed();
   }
-  report = counts;
+  report = std::move(counts);
   return imported;
 }
 

@@ -1,6 +1,7 @@
 #include "hitscan/io/mesh_loader.hpp"
 #include "support/scratch_directory.hpp"
 #include "support/file_contents.hpp"
+#include "support/load_or_die.hpp"
 
 #include <gtest/gtest.h>
 
@@ -31,15 +32,8 @@ const std::string kCgalDir = HITSCAN_CGAL_MESH_DIR;
 const std::string kAssimpDir = HITSCAN_ASSIMP_MODEL_DIR;
 
 using test::read_file;
+using test::load_or_die;
 using test::write_file;
-
-TriangleMesh load_or_die(const std::string& path, const MeshLoadOptions& options = {},
-                         MeshLoadReport* report = nullptr) {
-  Result<TriangleMesh> mesh = load_mesh(path, options, report);
-  EXPECT_TRUE(mesh.ok()) << mesh.status().message();
-  if (!mesh.ok()) return TriangleMesh::make({}, {}).value();
-  return std::move(mesh).value();
-}
 
 // A failed load: the code, and a message that begins with the path.
 void expect_failure(const std::string& path, StatusCode code, const std::string& message_part = "") {

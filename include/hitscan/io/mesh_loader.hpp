@@ -4,6 +4,7 @@
 
 #include <cstddef>
 #include <string>
+#include <vector>
 
 #include "hitscan/mesh/triangle_mesh.hpp"
 #include "hitscan/status.hpp"
@@ -33,7 +34,34 @@ struct MeshLoadOptions {
   double time_limit_seconds = 0;
 };
 
-/// What load_mesh() read besides the triangles; all zero after a failed load.
+/// Where one part of the file lies in the loaded mesh: its vertices are the vertex_count
+/// vertices from first_vertex on, its triangles the triangle_count triangles from first_triangle
+/// on, and those triangles use only its vertices. Vertex v of the part is vertex v - first_vertex
+/// of the part alone, so subtracting first_vertex from the part's triangles gives the part as a
+/// mesh of its own.
+struct MeshPartRange {
+  /// The assimp mesh's name: the OBJ object (or, after a material change inside an object, the
+  /// material), the STL solid, the glTF mesh (with "-k" appended to a mesh of several
+  /// primitives). Chosen over the node's because it names the geometry whatever the options,
+  /// where glTF nodes are often unnamed (assimp then calls them "nodes[i]"). May be empty, and
+  /// several parts may share it (one mesh placed by several nodes, or files that repeat names).
+  std::string name;
+  /// The name of the scene node that placed the part, which tells several placements of one mesh
+  /// apart; empty without node transforms (no node is walked).
+  std::string node_name;
+  std::size_t first_vertex = 0;
+  std::size_t vertex_count = 0;
+  std::size_t first_triangle = 0;
+  std::size_t triangle_count = 0;
+  /// The part's share of MeshLoadReport's counts of the same names.
+  std::size_t polygons = 0;
+  std::size_t points = 0;
+  std::size_t lines = 0;
+
+  bool operator==(const MeshPartRange&) const = default;
+};
+
+/// What load_mesh() read besides the triangles; all zero and empty after a failed load.
 struct MeshLoadReport {
   /// Faces of 3 or more corners; a face of k corners gave k - 2 triangles.
   std::size_t polygons = 0;
@@ -42,6 +70,10 @@ struct MeshLoadReport {
   std::size_t lines = 0;
   /// Parts concatenated: assimp meshes, or their placements when node transforms are applied.
   std::size_t parts = 0;
+  /// One range per part (parts of them), in the order the parts are concatenated (see load_mesh()):
+  /// each range begins where the one before it ends, and together they cover every vertex and
+  /// every triangle. A part of points and lines only, or of no faces, has an empty triangle range.
+  std::vector<MeshPartRange> part_ranges;
 };
 
 /// Reads the triangle mesh in the file at `path`. The format is found by assimp from the name and
@@ -61,6 +93,8 @@ struct MeshLoadReport {
 /// material even when it returns to an earlier one, so faces that interleave materials keep
 /// their order (tested). For glTF the file's order is that of its meshes and primitives, which
 /// is the order with apply_node_transforms false.
+/// MeshLoadReport::part_ranges gives each part's vertices and triangles in this order, with the
+/// part's name, so that the parts can be taken apart again.
 ///
 /// Polygons. A face's triangles are wound as the face is and cover what its outline encloses,
 /// seen along the face's Newell normal, and nothing else. A face that is convex seen so
@@ -74,9 +108,10 @@ struct MeshLoadReport {
 /// many thousands of corners once clipping it has taken a fixed amount of work.
 ///
 /// Vertices. Part p's vertex j is vertex base(p) + j, base(p) counting the vertices of the parts
-/// before it; every vertex of a part is kept, referenced or not. OFF and PLY parts hold the file's
-/// vertices in the file's order, so their vertex indices are the file's; assimp's OBJ and STL
-/// readers give every face corner a vertex of its own (nothing shared, vertex count = corner count).
+/// before it (report->part_ranges[p].first_vertex); every vertex of a part is kept, referenced or
+/// not. OFF and PLY parts hold the file's vertices in the file's order, so their vertex indices
+/// are the file's; assimp's OBJ and STL readers give every face corner a vertex of its own
+/// (nothing shared, vertex count = corner count).
 ///
 /// Node transforms. With apply_node_transforms (the default) every placement of a part by a node
 /// is transformed by the product of the node's and its ancestors' transforms: positions by the
