@@ -15,7 +15,9 @@ case "$profile" in
   test|sanitize) packages+=("${test_data[@]}" pybind11-dev python3-numpy python3-dev) ;;
   # clang and its libFuzzer runtime; assimp's test models and python3 for the seed corpus.
   fuzz) packages+=(clang libclang-rt-14-dev assimp-testmodels python3) ;;
-  bench) packages+=("${test_data[@]}" libbenchmark-dev libembree-dev libbullet-dev pybind11-dev python3-dev python3-open3d) ;;
+  # openarena-081-maps: the Quake 3 levels of the mesh ray suite.
+  bench) packages+=("${test_data[@]}" libbenchmark-dev libembree-dev libbullet-dev pybind11-dev python3-dev python3-open3d
+                    openarena-081-maps) ;;
   *) echo "deps.sh: unknown profile '$profile'" >&2; exit 2 ;;
 esac
 

@@ -1,11 +1,14 @@
 #include "bench_meshes.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <iterator>
 #include <stdexcept>
 #include <unordered_map>
 
 #include "hitscan/io/mesh_loader.hpp"
+#include "quake3_level.hpp"
 
 namespace hitscan::bench {
 namespace {
@@ -22,6 +25,9 @@ const MeshSource kSources[] = {
     {"spider", HITSCAN_BENCH_ASSIMP_MODEL_DIR "/STL/Spider_binary.stl"},
 };
 
+// Quake 3 levels from 3.3k to 41k triangles (aggressor, wrackdm17, ctf_inyard, oasago2 ascending).
+const char* const kLevels[] = {"oasago2", "ctf_inyard", "wrackdm17", "aggressor"};
+
 constexpr int kNoisySphereLevels = 8;  // 20 * 4^8 = 1,310,720 triangles
 
 // Bumps at three scales, from a fifth of the radius down to about 15 triangles across.
@@ -36,8 +42,13 @@ float bumpy_radius(Vec3f d) {
 std::vector<std::string> bench_mesh_names() {
   std::vector<std::string> names;
   for (const MeshSource& source : kSources) names.emplace_back(source.name);
+  for (const char* level : kLevels) names.emplace_back(level);
   names.emplace_back("noisy_sphere");
   return names;
+}
+
+bool is_game_level(const std::string& name) {
+  return std::find(std::begin(kLevels), std::end(kLevels), name) != std::end(kLevels);
 }
 
 TriangleMesh noisy_sphere(int levels) {
@@ -76,6 +87,9 @@ TriangleMesh noisy_sphere(int levels) {
 
 std::shared_ptr<const TriangleMesh> make_bench_mesh(const std::string& name) {
   if (name == "noisy_sphere") return std::make_shared<const TriangleMesh>(noisy_sphere(kNoisySphereLevels));
+  if (is_game_level(name)) {
+    return std::make_shared<const TriangleMesh>(load_quake3_level(HITSCAN_BENCH_LEVEL_DIR "/" + name + ".bsp"));
+  }
   for (const MeshSource& source : kSources) {
     if (name != source.name) continue;
     Result<TriangleMesh> mesh = io::load_mesh(source.path);

@@ -1,6 +1,7 @@
 #pragma once
-// The meshes of the mesh ray benchmark: four real scans and models from Debian packages, and a
-// generated sphere of more than a million triangles.
+// The meshes of the mesh ray benchmark: four real scans and models from Debian packages, four
+// Quake 3 levels (Debian's openarena-081-maps), and a generated sphere of more than a million
+// triangles.
 
 #include <memory>
 #include <string>
@@ -10,8 +11,12 @@
 
 namespace hitscan::bench {
 
-/// armadillo, bunny (CGAL's demo data), wuson, spider (assimp's test models), noisy_sphere.
+/// armadillo, bunny (CGAL's demo data), wuson, spider (assimp's test models), the levels
+/// oasago2, ctf_inyard, wrackdm17, aggressor, and noisy_sphere.
 std::vector<std::string> bench_mesh_names();
+
+/// Whether the named mesh is a game level (which the shooter's ray sets are traced in).
+bool is_game_level(const std::string& name);
 
 /// Loads or generates the named mesh; throws std::runtime_error with the reason when it cannot.
 std::shared_ptr<const TriangleMesh> make_bench_mesh(const std::string& name);

@@ -1,15 +1,16 @@
 // hitscan_mesh_bench: the "mesh_rays" suite. hitscan's MeshBvh side by side with Embree 3 (build
 // quality medium and high, single rays and 8-ray packets), tinybvh's BVH8_CPU (in builds given
 // HITSCAN_TINYBVH_DIR), Bullet and brute force, on the same rays in one process, on one thread and
-// on all of them. On the coherent set hitscan also traces 64-ray packets
-// (MeshBvh::intersect_coherent over the image's 8x8 tiles), set beside Embree's 8-ray packets.
+// on all of them. On the tiled sets (camera images) hitscan also traces 64-ray packets
+// (MeshBvh::intersect_coherent over the images' 8x8 tiles), set beside Embree's 8-ray packets.
+// Every mesh gets the coherent and incoherent sets (ray_sets.hpp); the game levels also get a
+// shooter's views, shots and lines of sight (shooter_rays.hpp).
 //
 //   hitscan_mesh_bench [--jsonl FILE] [--rays N] [--repetitions R] [--builds B] [--threads T]
 //                      [--meshes armadillo,bunny,...] [--watertight-rays N]
 //
-// --rays N (default 2^20) sets the incoherent set's size and the coherent image to the largest
-// square of side a multiple of 8 within N pixels (1024 x 1024 by default); --rays 65536 is a quick
-// run. Brute force runs on a subset of at most 4096 rays of each set, on meshes up to 200k
+// --rays N (default 2^20) sets the size of each set (the coherent image: the largest square of
+// side a multiple of 8 within N pixels, 1024 x 1024 by default); --rays 65536 is a quick run. Brute force runs on a subset of at most 4096 rays of each set, on meshes up to 200k
 // triangles, its rate measured on that subset.
 //
 // Every figure is the median of R repetitions taken round-robin over the backends (the starting
@@ -37,6 +38,7 @@
 #include "figures.hpp"
 #include "parallel_runner.hpp"
 #include "ray_sets.hpp"
+#include "shooter_rays.hpp"
 #include "statistics.hpp"
 #include "watertight.hpp"
 
@@ -284,15 +286,25 @@ void run_mesh(const std::string& name, const Options& options, FigureLog& log) {
   with_packets.insert(with_packets.begin() + 1, hitscan_packet.get());
 
   const std::size_t side = std::max<std::size_t>(8, std::size_t(std::sqrt(double(options.rays))) / 8 * 8);
-  const RaySet sets[] = {coherent_rays(*mesh, int(side), int(side)), incoherent_rays(mesh->bounds(), options.rays)};
+  std::vector<RaySet> sets;
+  sets.push_back(coherent_rays(*mesh, int(side), int(side)));
+  sets.push_back(incoherent_rays(mesh->bounds(), options.rays));
+  if (is_game_level(name)) {
+    for (RaySet& set : shooter_rays(mesh, options.rays)) sets.push_back(std::move(set));
+  }
   for (const RaySet& set : sets) {
     const RaySubset subset = brute_force_subset(set, info.tris);
-    const bool coherent = set.name == "coherent";
-    const Case closest{info, set, Query::closest, coherent ? with_packets : single, brute_force.get(), &subset};
-    const Answers reference = run_case(closest, nullptr, options, log);
-    if (!coherent) {
-      run_case({info, set, Query::any, single, brute_force.get(), &subset}, &reference, options, log);
+    // Any-hit answers are checked against hitscan's closest hits: timed when the set is asked
+    // for them, else taken untimed.
+    Answers reference;
+    if (set.closest) {
+      const Case closest{info, set, Query::closest, set.tiled ? with_packets : single, brute_force.get(), &subset};
+      reference = run_case(closest, nullptr, options, log);
+    } else {
+      resize_answers(reference, set.rays.size(), Query::closest);
+      hitscan.backend->closest(set.rays, {reference.t.data(), reference.triangle.data(), nullptr});
     }
+    if (set.any) run_case({info, set, Query::any, single, brute_force.get(), &subset}, &reference, options, log);
   }
   std::printf("  %s took %.1f s\n", name.c_str(),
               std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());

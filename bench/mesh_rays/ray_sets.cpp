@@ -33,12 +33,17 @@ RaySet coherent_rays(const TriangleMesh& mesh, int width, int height) {
   half_height = half_width / aspect;
   const float tmax = (distance + radius) * 1.001f;
 
-  RaySet set{"coherent", {}};
-  set.rays.reserve(std::size_t(width) * std::size_t(height));
+  RaySet set{"coherent", {}, true};
+  append_camera_rays({eye, forward, right, up, half_width, half_height, tmax}, width, height, set.rays);
+  return set;
+}
+
+void append_camera_rays(const Camera& camera, int width, int height, std::vector<Rayf>& rays) {
+  rays.reserve(rays.size() + std::size_t(width) * std::size_t(height));
   const auto add = [&](int x, int y) {
-    const float sx = (2.0f * (float(x) + 0.5f) / float(width) - 1.0f) * half_width;
-    const float sy = (1.0f - 2.0f * (float(y) + 0.5f) / float(height)) * half_height;
-    set.rays.push_back({eye, normalize(forward + right * sx + up * sy), 0.0f, tmax});
+    const float sx = (2.0f * (float(x) + 0.5f) / float(width) - 1.0f) * camera.half_width;
+    const float sy = (1.0f - 2.0f * (float(y) + 0.5f) / float(height)) * camera.half_height;
+    rays.push_back({camera.eye, normalize(camera.forward + camera.right * sx + camera.up * sy), 0.0f, camera.tmax});
   };
   // 8x8 tiles, each made of eight 4x2 sub-tiles (two across, four down).
   for (int tile_y = 0; tile_y < height; tile_y += 8) {
@@ -52,7 +57,6 @@ RaySet coherent_rays(const TriangleMesh& mesh, int width, int height) {
       }
     }
   }
-  return set;
 }
 
 RaySet incoherent_rays(const Aabbf& bounds, std::size_t count) {
@@ -60,7 +64,7 @@ RaySet incoherent_rays(const Aabbf& bounds, std::size_t count) {
   std::uniform_real_distribution<float> unit(0.0f, 1.0f);
   const Vec3f size = bounds.extent();
   const float tmax = length(size) * 1.001f;  // no point of the box is farther from another
-  RaySet set{"incoherent", {}};
+  RaySet set{"incoherent", {}, false, true, true};
   set.rays.reserve(count);
   for (std::size_t i = 0; i < count; ++i) {
     const Vec3f origin = bounds.min + mul(size, Vec3f{unit(generator), unit(generator), unit(generator)});
