@@ -1,12 +1,15 @@
 // Bullet as a reference: btBvhTriangleMeshShape (quantized AABB tree) over the mesh's own arrays,
 // closest hits through performRaycast. Bullet casts segments, so a ray becomes the segment from
-// origin to origin + tmax * dir and the hit fraction times tmax is its t.
+// origin to origin + tmax * dir and the hit fraction times tmax is its t. Its quantized nodes hold
+// a triangle index in 21 bits beside a part index in 10 (btQuantizedBvh.h, MAX_NUM_PARTS_IN_BITS),
+// so larger meshes are handed over as consecutive parts of 2^21 triangles.
 
 #include <BulletCollision/CollisionShapes/btBvhTriangleMeshShape.h>
 #include <BulletCollision/CollisionShapes/btOptimizedBvh.h>
 #include <BulletCollision/CollisionShapes/btTriangleIndexVertexArray.h>
 #include <BulletCollision/NarrowPhaseCollision/btRaycastCallback.h>
 
+#include <algorithm>
 #include <chrono>
 #include <vector>
 
@@ -18,29 +21,42 @@ namespace {
 
 static_assert(sizeof(btScalar) == sizeof(float), "the benchmark links Bullet's single-precision build");
 
+constexpr std::size_t kPartTriangles = std::size_t(1) << (31 - MAX_NUM_PARTS_IN_BITS);
+
 class ClosestTriangle final : public btTriangleRaycastCallback {
  public:
   using btTriangleRaycastCallback::btTriangleRaycastCallback;
-  btScalar reportHit(const btVector3&, btScalar fraction, int, int triangle_index) override {
-    triangle = static_cast<std::uint32_t>(triangle_index);
+  btScalar reportHit(const btVector3&, btScalar fraction, int part, int triangle_index) override {
+    triangle = static_cast<std::uint32_t>(std::size_t(part) * kPartTriangles + std::size_t(triangle_index));
     return fraction;  // becomes m_hitFraction: only closer triangles are reported afterwards
   }
   std::uint32_t triangle = kNoTriangle;
 };
 
+// The mesh's arrays as Bullet's parts, read in place (each part sees every vertex).
+std::unique_ptr<btTriangleIndexVertexArray> bullet_arrays(const TriangleMesh& mesh) {
+  auto arrays = std::make_unique<btTriangleIndexVertexArray>();
+  for (std::size_t first = 0; first < mesh.triangle_count(); first += kPartTriangles) {
+    btIndexedMesh part;
+    part.m_numTriangles = static_cast<int>(std::min(kPartTriangles, mesh.triangle_count() - first));
+    part.m_triangleIndexBase = reinterpret_cast<const unsigned char*>(mesh.triangles().data() + first);
+    part.m_triangleIndexStride = static_cast<int>(sizeof(TriangleMesh::Indices));
+    part.m_numVertices = static_cast<int>(mesh.vertex_count());
+    part.m_vertexBase = reinterpret_cast<const unsigned char*>(mesh.positions().data());
+    part.m_vertexStride = static_cast<int>(sizeof(Vec3f));
+    arrays->addIndexedMesh(part, PHY_INTEGER);
+  }
+  return arrays;
+}
+
 // Bullet reads the vertices and indices in place; the shape must outlive nothing but this.
 struct BulletMesh {
   std::shared_ptr<const TriangleMesh> mesh;
-  btTriangleIndexVertexArray arrays;
+  std::unique_ptr<btTriangleIndexVertexArray> arrays;
   btBvhTriangleMeshShape shape;
 
   explicit BulletMesh(std::shared_ptr<const TriangleMesh> m)
-      : mesh(std::move(m)),
-        arrays(static_cast<int>(mesh->triangle_count()),
-               const_cast<int*>(reinterpret_cast<const int*>(mesh->triangles().data())),
-               static_cast<int>(sizeof(TriangleMesh::Indices)), static_cast<int>(mesh->vertex_count()),
-               const_cast<btScalar*>(&mesh->positions().data()->x), static_cast<int>(sizeof(Vec3f))),
-        shape(&arrays, /*useQuantizedAabbCompression=*/true) {}
+      : mesh(std::move(m)), arrays(bullet_arrays(*mesh)), shape(arrays.get(), /*useQuantizedAabbCompression=*/true) {}
 };
 
 class BulletBackend final : public Backend {
