@@ -5,6 +5,7 @@
 #include <bit>
 #include <iterator>
 #include <limits>
+#include <optional>
 #include <string>
 #include <type_traits>
 
@@ -107,30 +108,30 @@ Result<MeshBvh> MeshBvh::build(std::shared_ptr<const TriangleMesh> mesh, const b
 template <class OnNode>
 MeshHit MeshBvh::intersect_counted(const Rayf& ray, FaceMode faces, OnNode on_node,
                                    std::uint32_t* triangles) const {
-  // What the leaf needs, in one object: the walk is not inlined here, and a lambda capturing
-  // each of these by reference would build a closure of ten pointers for every ray.
+  if (!data_ || !is_valid(ray)) return {};
+  // What the leaf needs, in one object. The watertight preparation (a division per axis) is made
+  // when the walk first reaches a leaf: most rays that miss leave after a node test or two.
   struct Search {
     const Data& d;
     const Rayf& ray;
-    WatertightRay<float> prepared;
     FaceMode faces;
     std::uint32_t* triangles;
+    std::optional<WatertightRay<float>> prepared;
     std::uint32_t best_pack = 0;
     int best_lane = -1;
     float best_u = 0, best_v = 0;
     bool best_back = false;
   };
-  if (!data_) return {};
-  Search s{*data_, ray, WatertightRay<float>::from_ray(ray), faces, triangles};
-  if (!s.prepared.valid) return {};
+  Search s{*data_, ray, faces, triangles};
   float tmax = ray.tmax;
   bvh::traverse<true>(s.d.nodes, ray, tmax, [&s](std::uint32_t first, std::uint32_t count, float& t_limit, float floor) {
+    if (!s.prepared) s.prepared = WatertightRay<float>::from_valid_ray(s.ray);
     // Only the counting overload counts: a store through the pointer might alias the walk's
     // state, which the compiler would then reload after it.
     if constexpr (!std::is_same_v<OnNode, bvh::IgnoreNodes>) *s.triangles += 4 * count;
     for (std::uint32_t p = first; p < first + count; ++p) {
-      s.prepared.tmax = t_limit;
-      const PackHit<simd::Float4> h = ray_vs_triangles(s.d.packs[p].triangles, s.prepared, s.ray.dir);
+      s.prepared->tmax = t_limit;
+      const PackHit<simd::Float4> h = ray_vs_triangles(s.d.packs[p].triangles, *s.prepared, s.ray.dir);
       int lanes = bits(h.hit) & accepted_faces(h, s.faces);
       for (; lanes != 0; lanes &= lanes - 1) {
         const int lane = std::countr_zero(static_cast<unsigned>(lanes));
@@ -209,14 +210,15 @@ MeshHit MeshBvh::complete_hit(const Rayf& ray, float t, std::uint32_t pack, int 
 }
 
 bool MeshBvh::occluded(const Rayf& ray, FaceMode faces) const {
-  const WatertightRay<float> prepared = WatertightRay<float>::from_ray(ray);
-  if (!data_ || !prepared.valid) return false;
+  if (!data_ || !is_valid(ray)) return false;
+  std::optional<WatertightRay<float>> prepared;  // made at the first leaf, as for intersect
   float tmax = ray.tmax;
   bool found = false;
   const Data& d = *data_;
   bvh::traverse<false>(d.nodes, ray, tmax, [&](std::uint32_t first, std::uint32_t count, float&, float floor) {
+    if (!prepared) prepared = WatertightRay<float>::from_valid_ray(ray);
     for (std::uint32_t p = first; p < first + count; ++p) {
-      const PackHit<simd::Float4> h = ray_vs_triangles(d.packs[p].triangles, prepared, ray.dir);
+      const PackHit<simd::Float4> h = ray_vs_triangles(d.packs[p].triangles, *prepared, ray.dir);
       const auto within = max(h.t, simd::Float4(floor)) <= simd::Float4(ray.tmax);  // leaf_t, 4 lanes
       if ((bits(h.hit & within) & accepted_faces(h, faces)) != 0) return found = true;
     }

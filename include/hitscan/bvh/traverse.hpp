@@ -1,7 +1,9 @@
 #pragma once
 /// Ray traversal of the 8-wide BVH, templated on what a leaf does with the ray.
 
+#include <array>
 #include <bit>
+#include <cstdint>
 #include <cmath>
 #include <cstddef>
 #include <limits>
@@ -13,9 +15,28 @@
 
 namespace hitscan::bvh {
 
-/// A ray prepared for the node test: per axis, the offsets of the near and far planes inside a
-/// node's AabbPack (so no per-node branch on the direction's sign), 1/dir for the near planes,
-/// and 1/dir enlarged by 1 + 2 gamma(3) for the far planes.
+/// The byte offsets, inside an AabbPack<Float8> (min_x, min_y, min_z, max_x, ...), of each axis's
+/// near and far planes for a ray whose direction is negative along the axes of `octant` (bit i
+/// for axis i): a negative axis enters through its max planes.
+struct PlaneOffsets {
+  std::uint32_t near[3], far[3];
+};
+inline constexpr auto kPlaneOffsets = [] {
+  constexpr std::uint32_t kAxis = sizeof(simd::Float8);
+  std::array<PlaneOffsets, 8> table{};
+  for (std::uint32_t octant = 0; octant < 8; ++octant) {
+    for (std::uint32_t i = 0; i < 3; ++i) {
+      const bool negative = ((octant >> i) & 1u) != 0;
+      table[octant].near[i] = (negative ? 3 + i : i) * kAxis;
+      table[octant].far[i] = (negative ? i : 3 + i) * kAxis;
+    }
+  }
+  return table;
+}();
+
+/// A ray prepared for the node test: the plane offsets of its octant (so no per-node branch on
+/// the direction's sign), 1/dir for the near planes, and 1/dir enlarged by 1 + 2 gamma(3) for the
+/// far planes.
 ///
 /// Conservative in the manner of Ize ("Robust BVH Ray Traversal", JCGT 2013) and pbrt: a far
 /// distance (side - origin) * inv_dir is rounded at most three times, and the enlargement makes it
@@ -26,28 +47,24 @@ struct NodeRay {
   simd::Float8 origin[3];
   simd::Float8 inv_near[3];
   simd::Float8 inv_far[3];
-  std::size_t near_offset[3];
-  std::size_t far_offset[3];
+  PlaneOffsets planes;
   float tmin;
 
   /// Expects a valid ray (is_valid); a zero direction component gives an infinite inverse of the
-  /// zero's sign, by design.
+  /// zero's sign, by design. The three inverses come from one vector division (the same bits as
+  /// three scalar ones).
   static NodeRay from_ray(const Rayf& ray) {
     constexpr float kGamma3 = 3.0f * (kEpsilon<float> * 0.5f) / (1.0f - 3.0f * (kEpsilon<float> * 0.5f));
+    const simd::Float4 inv = simd::Float4(1.0f) / simd::Float4(ray.dir.x, ray.dir.y, ray.dir.z, 1.0f);
+    alignas(16) float near[4], far[4];
+    inv.store(near);
+    (inv * simd::Float4(1.0f + 2.0f * kGamma3)).store(far);
     NodeRay r;
-    constexpr std::size_t kAxis = sizeof(simd::Float8);  // min_x, min_y, min_z, max_x, ...
-    for (int i = 0; i < 3; ++i) {
-      const float origin = i == 0 ? ray.origin.x : (i == 1 ? ray.origin.y : ray.origin.z);
-      const float dir = i == 0 ? ray.dir.x : (i == 1 ? ray.dir.y : ray.dir.z);
-      const float inv = 1.0f / dir;
-      r.origin[i] = simd::Float8(origin);
-      r.inv_near[i] = simd::Float8(inv);
-      r.inv_far[i] = simd::Float8(inv * (1.0f + 2.0f * kGamma3));
-      const std::size_t min_offset = i * kAxis, max_offset = (3 + i) * kAxis;
-      const bool negative = std::signbit(dir);  // -0 included: max is then the near side
-      r.near_offset[i] = negative ? max_offset : min_offset;
-      r.far_offset[i] = negative ? min_offset : max_offset;
-    }
+    r.origin[0] = simd::Float8(ray.origin.x), r.origin[1] = simd::Float8(ray.origin.y);
+    r.origin[2] = simd::Float8(ray.origin.z);
+    for (int i = 0; i < 3; ++i) r.inv_near[i] = simd::Float8(near[i]), r.inv_far[i] = simd::Float8(far[i]);
+    // 1/(-0) is -inf: the negative inverses are the direction's set sign bits, -0 included.
+    r.planes = kPlaneOffsets[static_cast<unsigned>(bits(inv < simd::Float4(0.0f))) & 7u];
     r.tmin = ray.tmin;
     return r;
   }
@@ -69,8 +86,8 @@ inline PackHit<simd::Float8> ray_vs_node(const WideNode& node, const NodeRay& ra
   const auto* planes = reinterpret_cast<const char*>(&node.bounds);
   F t0(ray.tmin), t1(tmax);
   for (int i = 0; i < 3; ++i) {
-    const F near = *reinterpret_cast<const F*>(planes + ray.near_offset[i]);
-    const F far = *reinterpret_cast<const F*>(planes + ray.far_offset[i]);
+    const F near = *reinterpret_cast<const F*>(planes + ray.planes.near[i]);
+    const F far = *reinterpret_cast<const F*>(planes + ray.planes.far[i]);
     t0 = max((near - ray.origin[i]) * ray.inv_near[i], t0);
     t1 = min((far - ray.origin[i]) * ray.inv_far[i], t1);
   }

@@ -20,15 +20,23 @@ struct WatertightRay {
   T shear_x = 0, shear_y = 0, shear_z = 1;
   bool valid = false;
 
+  /// The prepared ray, or one with valid false (every test misses) when is_valid(ray) is false.
   static WatertightRay from_ray(const Ray<T>& ray);
+  /// The same for a ray the caller has already checked with is_valid.
+  static WatertightRay from_valid_ray(const Ray<T>& ray);
 };
 
 // Inline: a traversal keeps the prepared ray in registers.
 template <Real T>
 inline WatertightRay<T> WatertightRay<T>::from_ray(const Ray<T>& ray) {
+  if (!is_valid(ray)) return {};
+  return from_valid_ray(ray);
+}
+
+template <Real T>
+inline WatertightRay<T> WatertightRay<T>::from_valid_ray(const Ray<T>& ray) {
   WatertightRay<T> r;
-  r.valid = is_valid(ray);
-  if (!r.valid) return r;
+  r.valid = true;
   r.origin = ray.origin;
   r.tmin = ray.tmin;
   r.tmax = ray.tmax;
