@@ -174,48 +174,98 @@ def ray_kernels(figures):
     return "Ray kernels", body + table(header, rows)
 
 
+# The mesh ray suite's ray sets, as its tables name them, by (set, query); and its meshes' kinds.
+# A mesh asked a shooter's rays (view, shots, sight) is a game level.
+MESH_RAY_SETS = {
+    ("coherent", "closest"): "coherent",
+    ("incoherent", "closest"): "incoherent",
+    ("incoherent", "any"): "incoherent any-hit",
+    ("view", "closest"): "view",
+    ("shots", "closest"): "shots",
+    ("sight", "any"): "sight any-hit",
+}
+SHOOTER_SETS = ("view", "shots", "sight")
+MESH_KINDS = {
+    "armadillo": "scan (CGAL's data)",
+    "bunny": "scan (CGAL's data)",
+    "wuson": "model (assimp's tests)",
+    "spider": "model (assimp's tests)",
+    "noisy_sphere": "generated: subdivided icosahedron, bumpy radius",
+    "terrain": "generated: fractal noise height field",
+}
+TINYBVH = "tinybvh_bvh8"
+
+
 def mesh_rays(figures):
     index = Index(figures, ["case", "threads", "backend", "metric"])
     cases = distinct(f["case"] for f in figures if f.get("rays"))
     builds = distinct(f["case"] for f in figures if not f.get("rays"))
     all_threads = max([f.get("threads", 1) for f in figures] + [1])
-    ray_counts = distinct(f["ray_count"] for f in figures
-                          if f.get("metric") == "mrays_per_s" and f.get("backend") == "hitscan")
+    tinybvh = any(f["backend"] == TINYBVH and f.get("metric") == "mrays_per_s" for f in figures)
+    rates = [f for f in figures if f.get("metric") == "mrays_per_s" and f.get("backend") == "hitscan"]
+    ray_counts = [f"{rays} {count(n)}" for rays in distinct(f["rays"] for f in rates)
+                  for n in distinct(f["ray_count"] for f in rates if f["rays"] == rays)]
     out = ["`hitscan_mesh_bench`: hitscan's `MeshBvh` beside Embree 3 (build quality MEDIUM and HIGH, "
-           "`rtcIntersect1` / `rtcOccluded1`, 8-ray packets on the coherent set), Bullet "
-           "(`btBvhTriangleMeshShape`) and brute force, in one process on the same rays: a pinhole camera "
-           "(coherent), rays from uniform origins in the bounds in uniform directions (incoherent), and the "
-           "same as an any-hit query. Medians of round-robin repetitions; every backend's answers are "
-           "checked ray by ray against hitscan's. Brute force runs on a subset of the rays, on meshes up to "
-           "200k triangles."
-           + (f" Rays per set: {', '.join(count(n) for n in ray_counts)}." if ray_counts else "") + "\n"]
+           "`rtcIntersect1` / `rtcOccluded1`, 8-ray packets on the camera images)"
+           + (", tinybvh's `BVH8_CPU` (built by `BuildHQ`, SAH with spatial splits; `Intersect` / `IsOccluded`)" if tinybvh else "")
+           + ", Bullet (`btBvhTriangleMeshShape`) and brute force, in one process on the same rays. Every "
+           "mesh gets a pinhole camera outside it (coherent), rays from uniform origins in the bounds in "
+           "uniform directions (incoherent), and the same as an any-hit query. The game levels also get a "
+           "shooter's rays from players standing on their floors: `view`, 90° camera images from 16 players' "
+           "eyes (closest hits, tiled like the coherent set); `shots`, closest hits from random players in "
+           "random directions within 30° of level; `sight`, any hit on the segment between two players' eyes "
+           "(line of sight). Medians of round-robin repetitions; every backend's answers are checked ray by "
+           "ray against hitscan's. Brute force runs on a subset of the rays, on meshes up to 200k triangles."
+           + (f" Rays per set: {', '.join(ray_counts)}." if ray_counts else "") + "\n"]
 
     def label(case):
         mesh, rays, query = case.split("/")
-        return f"{mesh} {rays}" if query == "closest" else f"{mesh} {'any-hit' if rays == 'incoherent' else rays + ' any-hit'}"
+        return f"{mesh} {MESH_RAY_SETS.get((rays, query), f'{rays} {query}')}"
 
-    # Against Embree HIGH, the reference for speed, on 1 and all threads; packets beside packets.
+    # The meshes, their kinds and the ray sets they are asked.
+    rows = []
+    for mesh in distinct(f["mesh"] for f in figures if f.get("mesh")):
+        sets = distinct(f["rays"] for f in figures if f.get("mesh") == mesh and f.get("rays"))
+        kind = "Quake 3 level (`openarena-081-maps`)" if any(s in SHOOTER_SETS for s in sets) else MESH_KINDS.get(mesh, "")
+        tris = next((f["tris"] for f in figures if f.get("mesh") == mesh and "tris" in f), None)
+        rows.append([mesh, kind, count(tris) if tris is not None else "", ", ".join(sets)])
+    out.append("\n#### Meshes\n\n")
+    out.append(table(["mesh", "kind", "triangles", "ray sets"], rows, ["l", "l", "r", "l"]))
+
+    # Against Embree HIGH, the reference for speed, and tinybvh, on 1 and all threads; packets beside
+    # packets (tinybvh has none).
+    def against(case, threads, ours, theirs, tiny):
+        h, e = (index.get(case=case, threads=threads, backend=b, metric="mrays_per_s") for b in (ours, theirs))
+        row = [num(h), num(e), ratio(h, e)]
+        if tinybvh:
+            t = index.get(case=case, threads=threads, backend=TINYBVH, metric="mrays_per_s") if tiny else None
+            row += [num(t), ratio(h, t)]
+        return row
+
     rows = []
     for case in cases:
         for ours, theirs, suffix in (("hitscan", "embree_high", ""), ("hitscan_packet64", "embree_high_packet8", ", packets")):
-            h1, e1 = index.get(case=case, threads=1, backend=ours, metric="mrays_per_s"), index.get(case=case, threads=1, backend=theirs, metric="mrays_per_s")
-            if h1 is None or e1 is None:
+            if None in (index.get(case=case, threads=1, backend=b, metric="mrays_per_s") for b in (ours, theirs)):
                 continue
-            hn, en = index.get(case=case, threads=all_threads, backend=ours, metric="mrays_per_s"), index.get(case=case, threads=all_threads, backend=theirs, metric="mrays_per_s")
-            row = [label(case) + suffix, num(h1), num(e1), ratio(h1, e1)]
+            row = [label(case) + suffix] + against(case, 1, ours, theirs, not suffix)
             if all_threads > 1:
-                row += [num(hn), num(en), ratio(hn, en)]
+                row += against(case, all_threads, ours, theirs, not suffix)
             rows.append(row)
+
     header = ["case", "hitscan Mrays/s", "Embree HIGH Mrays/s", "ratio, 1 thread"]
+    header += ["tinybvh Mrays/s", "hitscan / tinybvh, 1 thread"] if tinybvh else []
     if all_threads > 1:
-        header += [f"hitscan, {all_threads} threads", f"Embree HIGH, {all_threads} threads", f"ratio, {all_threads} threads"]
-    out.append("\n#### Against Embree HIGH\n\nRatio = hitscan / Embree (above 1: hitscan faster). The packet rows set "
-               "hitscan's 64-ray packets (`MeshBvh::intersect_coherent`, one per 8×8 tile) beside Embree's 8-ray "
-               "packets (`rtcIntersect8`, one per 4×2 sub-tile of the same tiles).\n\n")
+        n = f", {all_threads} threads"
+        header += [f"hitscan{n}", f"Embree HIGH{n}", f"ratio{n}"] + ([f"tinybvh{n}", f"hitscan / tinybvh{n}"] if tinybvh else [])
+    out.append("\n#### Against Embree HIGH" + (" and tinybvh" if tinybvh else "")
+               + "\n\nRatio = hitscan / Embree" + (" and hitscan / tinybvh" if tinybvh else "")
+               + " (above 1: hitscan faster). The packet rows set hitscan's 64-ray packets "
+               "(`MeshBvh::intersect_coherent`, one per 8×8 tile) beside Embree's 8-ray packets (`rtcIntersect8`, "
+               "one per 4×2 sub-tile of the same tiles).\n\n")
     out.append(table(header, rows))
 
     # Every baseline, one thread.
-    others = [b for b in ("embree_medium", "embree_high", "bullet", "brute_force")
+    others = [b for b in ("embree_medium", "embree_high", TINYBVH, "bullet", "brute_force")
               if any(f["backend"] == b and f.get("metric") == "mrays_per_s" for f in figures)]
     rows = []
     for case in cases:
@@ -238,19 +288,32 @@ def mesh_rays(figures):
     out.append(table(["case", "backend", "rays"], rows, ["l", "l", "r"]) if rows else "None: every backend agreed with hitscan on every ray.\n")
 
     # Builds and memory.
+    def build(case, backend, metric="build_ms"):
+        return index.get(case=case, threads=1, backend=backend, metric=metric)
+
     rows = []
     for case in builds:
         mesh = case.split("/")[0]
         tris = index.figure(case=case, threads=1, backend="hitscan", metric="build_ms")
-        hb, mb, hb_high = (index.get(case=case, threads=1, backend=b, metric="build_ms") for b in ("hitscan", "embree_medium", "embree_high"))
-        bb = index.get(case=case, threads=1, backend="bullet", metric="build_ms")
-        hm, em = index.get(case=case, threads=1, backend="hitscan", metric="bytes_per_tri"), index.get(case=case, threads=1, backend="embree_high", metric="bytes_per_tri")
-        rows.append([mesh, count(tris["tris"]) if tris and "tris" in tris else "", num(hb), num(mb), ratio(mb, hb), num(hb_high), ratio(hb_high, hb), num(bb), num(hm), num(em)])
+        hb, mb, hb_high, bb = (build(case, b) for b in ("hitscan", "embree_medium", "embree_high", "bullet"))
+        row = [mesh, count(tris["tris"]) if tris and "tris" in tris else "", num(hb), num(mb), ratio(mb, hb), num(hb_high),
+               ratio(hb_high, hb)]
+        if tinybvh:
+            row += [num(build(case, TINYBVH)), ratio(build(case, TINYBVH), hb)]
+        row += [num(bb), num(build(case, "hitscan", "bytes_per_tri")), num(build(case, "embree_high", "bytes_per_tri"))]
+        if tinybvh:
+            row.append(num(build(case, TINYBVH, "bytes_per_tri")))
+        rows.append(row)
+    header = ["mesh", "triangles", "hitscan ms", "Embree MEDIUM ms", "speed vs MEDIUM", "Embree HIGH ms", "speed vs HIGH"]
+    header += ["tinybvh ms", "speed vs tinybvh"] if tinybvh else []
+    header += ["Bullet ms", "hitscan B/tri", "Embree HIGH B/tri"] + (["tinybvh B/tri"] if tinybvh else [])
     out.append("\n#### Builds, 1 thread\n\nMilliseconds (median of the builds); speed = the other's time / hitscan's "
-               "(above 1: hitscan builds faster); memory in bytes per triangle.\n\n")
-    out.append(table(["mesh", "triangles", "hitscan ms", "Embree MEDIUM ms", "speed vs MEDIUM", "Embree HIGH ms",
-                      "speed vs HIGH", "Bullet ms", "hitscan B/tri", "Embree HIGH B/tri"], rows))
-    return "Meshes: hitscan against Embree, Bullet and brute force", "".join(out)
+               "(above 1: hitscan builds faster); memory in bytes per triangle"
+               + (" (tinybvh's: the `BVH8_CPU` data, the trees it is converted from, which it keeps, and its triangle array)" if tinybvh else "")
+               + ".\n\n")
+    out.append(table(header, rows))
+    title = "Meshes: hitscan against Embree, " + ("tinybvh, " if tinybvh else "") + "Bullet and brute force"
+    return title, "".join(out)
 
 
 def watertight(figures):
