@@ -10,7 +10,6 @@
 #include <BulletCollision/NarrowPhaseCollision/btRaycastCallback.h>
 
 #include <algorithm>
-#include <chrono>
 #include <vector>
 
 #include "backend.hpp"
@@ -95,15 +94,9 @@ class BulletBackend final : public Backend {
 }  // namespace
 
 BuildTiming build_bullet(std::shared_ptr<const TriangleMesh> mesh, int builds) {
-  std::vector<double> ms;
   std::unique_ptr<BulletMesh> built;
-  for (int b = 0; b < builds; ++b) {
-    built.reset();
-    const auto start = std::chrono::steady_clock::now();
-    built = std::make_unique<BulletMesh>(mesh);
-    ms.push_back(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count());
-  }
-  return {std::make_unique<BulletBackend>(std::move(built)), median(ms)};
+  const double ms = median_ms(builds, [&] { built.reset(); }, [&] { built = std::make_unique<BulletMesh>(mesh); });
+  return {std::make_unique<BulletBackend>(std::move(built)), ms};
 }
 
 }  // namespace hitscan::bench

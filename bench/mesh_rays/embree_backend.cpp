@@ -5,7 +5,6 @@
 #include <embree3/rtcore.h>
 
 #include <atomic>
-#include <chrono>
 #include <cstdio>
 #include <stdexcept>
 #include <string>
@@ -191,14 +190,8 @@ class EmbreePacket8Backend final : public Backend {
 
 BuildTiming build_embree(std::shared_ptr<const TriangleMesh> mesh, bool high_quality, int threads, int builds) {
   auto scene = std::make_shared<EmbreeScene>(std::move(mesh), threads);
-  std::vector<double> ms;
-  for (int b = 0; b < builds; ++b) {
-    const auto start = std::chrono::steady_clock::now();
-    scene->build(high_quality);
-    ms.push_back(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count());
-  }
-  return {std::make_unique<EmbreeBackend>(std::move(scene), high_quality ? "embree_high" : "embree_medium"),
-          median(ms)};
+  const double ms = median_ms(builds, [] {}, [&] { scene->build(high_quality); });
+  return {std::make_unique<EmbreeBackend>(std::move(scene), high_quality ? "embree_high" : "embree_medium"), ms};
 }
 
 std::unique_ptr<Backend> embree_packet8(const Backend& embree, std::string name) {

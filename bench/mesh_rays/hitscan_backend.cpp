@@ -1,7 +1,7 @@
 // hitscan's MeshBvh, the library under test.
 
 #include <algorithm>
-#include <chrono>
+#include <optional>
 #include <stdexcept>
 #include <vector>
 
@@ -76,21 +76,15 @@ std::unique_ptr<Backend> hitscan_packets(const Backend& hitscan, std::string nam
 }
 
 BuildTiming build_hitscan(std::shared_ptr<const TriangleMesh> mesh, int threads, int builds) {
-  std::vector<double> ms;
   std::unique_ptr<Backend> backend;
   SerialExecutor serial;
   std::unique_ptr<ThreadPool> pool;
   if (threads > 1) pool = std::make_unique<ThreadPool>(static_cast<unsigned>(threads));
   Executor* executor = pool ? static_cast<Executor*>(pool.get()) : &serial;
-  for (int b = 0; b < builds; ++b) {
-    backend.reset();
-    const auto start = std::chrono::steady_clock::now();
-    Result<MeshBvh> bvh = MeshBvh::build(mesh, {}, executor);
-    ms.push_back(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count());
-    if (!bvh) throw std::runtime_error("MeshBvh::build failed: " + bvh.status().message());
-    backend = std::make_unique<HitscanBackend>(std::move(bvh).value());
-  }
-  return {std::move(backend), median(ms)};
+  std::optional<Result<MeshBvh>> bvh;
+  const double ms = median_ms(builds, [&] { bvh.reset(); }, [&] { bvh.emplace(MeshBvh::build(mesh, {}, executor)); });
+  if (!bvh || !*bvh) throw std::runtime_error("MeshBvh::build failed: " + (bvh ? bvh->status().message() : "no build"));
+  return {std::make_unique<HitscanBackend>(std::move(*bvh).value()), ms};
 }
 
 }  // namespace hitscan::bench

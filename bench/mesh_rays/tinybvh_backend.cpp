@@ -13,7 +13,6 @@
 #define NO_THREADED_BUILDS
 #include "tiny_bvh.h"
 
-#include <chrono>
 #include <mutex>
 #include <unordered_map>
 #include <vector>
@@ -121,16 +120,10 @@ class TinybvhBackend final : public Backend {
 }  // namespace
 
 BuildTiming build_tinybvh(std::shared_ptr<const TriangleMesh> mesh, int builds) {
-  std::vector<double> ms;
   std::unique_ptr<TinybvhTree> tree;
-  for (int b = 0; b < builds; ++b) {
-    tree.reset();
-    tree = std::make_unique<TinybvhTree>();
-    const auto start = std::chrono::steady_clock::now();
-    tree->build(*mesh);
-    ms.push_back(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count());
-  }
-  return {std::make_unique<TinybvhBackend>(std::move(tree)), median(ms)};
+  const double ms = median_ms(
+      builds, [&] { tree.reset(), tree = std::make_unique<TinybvhTree>(); }, [&] { tree->build(*mesh); });
+  return {std::make_unique<TinybvhBackend>(std::move(tree)), ms};
 }
 
 }  // namespace hitscan::bench
