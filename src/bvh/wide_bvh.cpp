@@ -1,6 +1,35 @@
 #include "hitscan/bvh/wide_bvh.hpp"
 
+#include <algorithm>
+#include <cassert>
+#include <limits>
+
 namespace hitscan::bvh {
+
+void set_bounds(WideNode& node, const float (&box)[6][kWideWidth]) {
+  using F = simd::Float8;
+  node.bounds = {F::load(box[0]), F::load(box[1]), F::load(box[2]), F::load(box[3]), F::load(box[4]), F::load(box[5])};
+  for (unsigned octant = 0; octant < 8; ++octant) {
+    // Twice each centre's distance along the octant's diagonal; an empty slot is farthest.
+    float key[kWideWidth];
+    for (int i = 0; i < kWideWidth; ++i) {
+      key[i] = std::numeric_limits<float>::infinity();
+      if (!(box[0][i] <= box[3][i])) continue;
+      float k = 0.0f;
+      for (int a = 0; a < 3; ++a) {
+        const float centre = box[a][i] + box[3 + a][i];
+        k += ((octant >> a) & 1u) != 0 ? -centre : centre;
+      }
+      key[i] = k;
+    }
+    int lanes[kWideWidth] = {0, 1, 2, 3, 4, 5, 6, 7};
+    std::stable_sort(lanes, lanes + kWideWidth, [&key](int a, int b) { return key[a] > key[b]; });
+    std::uint32_t order = 0;
+    for (int j = 0; j < kWideWidth; ++j) order |= static_cast<std::uint32_t>(lanes[j]) << (3 * j);
+    for (int b = 0; b < 3; ++b) node.order[3 * octant + b] = static_cast<std::uint8_t>(order >> (8 * b));
+  }
+}
+
 namespace {
 
 class Collapser {
@@ -51,6 +80,7 @@ class Collapser {
       const BinaryNode& m = bn[members[i]];
       if (m.is_leaf()) {
         const auto [first, items] = make_leaf_(m.first, m.count);
+        assert(items > 0 && items <= kMaxLeafItems);  // make_leaf's contract
         child[i] = first;
         count[i] = items;
       } else {
@@ -58,9 +88,8 @@ class Collapser {
       }
     }
     WideNode& node = nodes_[position];
-    node.bounds = {simd::Float8::load(box[0]), simd::Float8::load(box[1]), simd::Float8::load(box[2]),
-                   simd::Float8::load(box[3]), simd::Float8::load(box[4]), simd::Float8::load(box[5])};
-    for (int i = 0; i < kWideWidth; ++i) node.child[i] = child[i], node.count[i] = count[i];
+    set_bounds(node, box);
+    for (int i = 0; i < kWideWidth; ++i) node.child[i] = child[i], node.count[i] = static_cast<std::uint8_t>(count[i]);
     return position;
   }
 

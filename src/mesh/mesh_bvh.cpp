@@ -61,6 +61,10 @@ int accepted_faces(const PackHit<simd::Float4>& h, FaceMode faces) {
 Result<MeshBvh> MeshBvh::build(std::shared_ptr<const TriangleMesh> mesh, const bvh::BuildSettings& settings,
                                Executor* executor) {
   if (!mesh) return Status{StatusCode::invalid_argument, "MeshBvh::build: the mesh is null"};
+  if (settings.max_leaf_size > 4 * bvh::kMaxLeafItems) {
+    return Status{StatusCode::invalid_argument, "MeshBvh::build: max_leaf_size " + std::to_string(settings.max_leaf_size) +
+                                                    " is above " + std::to_string(4 * bvh::kMaxLeafItems)};
+  }
   if (mesh->triangle_count() >= kNoTriangle) {
     return Status{StatusCode::invalid_argument, "MeshBvh::build: more triangles than 32-bit indices can name"};
   }
@@ -122,7 +126,7 @@ MeshHit MeshBvh::intersect_counted(const Rayf& ray, FaceMode faces, OnNode on_no
     float best_u = 0, best_v = 0;
     bool best_back = false;
   };
-  Search s{*data_, ray, faces, triangles};
+  Search s{*data_, ray, faces, triangles, std::nullopt};
   float tmax = ray.tmax;
   bvh::traverse<true>(s.d.nodes, ray, tmax, [&s](std::uint32_t first, std::uint32_t count, float& t_limit, float floor) {
     if (!s.prepared) s.prepared = WatertightRay<float>::from_valid_ray(s.ray);
@@ -136,7 +140,10 @@ MeshHit MeshBvh::intersect_counted(const Rayf& ray, FaceMode faces, OnNode on_no
       for (; lanes != 0; lanes &= lanes - 1) {
         const int lane = std::countr_zero(static_cast<unsigned>(lanes));
         const float t = bvh::leaf_t(h.t[lane], floor);  // the kernel took h.t <= t_limit; t may be past it
-        if (t < t_limit || (t == t_limit && s.best_lane < 0)) {
+        // At the same t the lower triangle index wins, so that the answer is the same in any
+        // order of the walk.
+        if (t < t_limit || (t == t_limit && (s.best_lane < 0 || s.d.packs[p].ids[lane] <
+                                                                     s.d.packs[s.best_pack].ids[s.best_lane]))) {
           t_limit = t;
           s.best_pack = p;
           s.best_lane = lane;
@@ -322,8 +329,7 @@ Status MeshBvh::refit() {
       node_bounds[n].grow(b);
       for (int a = 0; a < 3; ++a) box[a][i] = b.min[a], box[3 + a][i] = b.max[a];
     }
-    using F = simd::Float8;
-    node.bounds = {F::load(box[0]), F::load(box[1]), F::load(box[2]), F::load(box[3]), F::load(box[4]), F::load(box[5])};
+    bvh::set_bounds(node, box);
   }
   return Status::success();
 }

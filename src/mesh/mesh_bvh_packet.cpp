@@ -21,6 +21,7 @@
 #include <string>
 
 #include "hitscan/assert.hpp"
+#include "hitscan/bvh/stack_rank.hpp"
 #include "hitscan/bvh/traverse.hpp"
 #include "hitscan/bvh/wide_bvh.hpp"
 #include "hitscan/geometry/ray_triangle.hpp"

@@ -6,6 +6,8 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <numeric>
 #include <random>
 
 #include "mesh/mesh_test_meshes.hpp"
@@ -29,8 +31,8 @@ void expect_matches_brute_force(const MeshBvh& bvh, const Rayf& ray, FaceMode fa
     return;
   }
   ASSERT_EQ(hit.t, expected.t) << "ray " << i;
-  EXPECT_NE(std::find(expected.triangles.begin(), expected.triangles.end(), hit.triangle), expected.triangles.end())
-      << "ray " << i << " hit triangle " << hit.triangle;
+  // Of the triangles hit at that very t, the lowest index.
+  EXPECT_EQ(hit.triangle, *std::min_element(expected.triangles.begin(), expected.triangles.end())) << "ray " << i;
   EXPECT_EQ(hit.back_face, expected.back_face);
   // The record is complete: the point from t and barycentrics, the unit normal of that triangle.
   const Trianglef tri = bvh.mesh().triangle(hit.triangle);
@@ -71,6 +73,43 @@ TEST(MeshBvh, EveryLeafSizeAndBinCountMatchesBruteForce) {
     const MeshBvh bvh = MeshBvh::build(mesh, {leaf, leaf == 3 ? 2u : 16u, 1.0f}).value();
     for (int i = 0; i < 400; ++i) expect_matches_brute_force(bvh, random_ray(gen, 60), FaceMode::both, i);
   }
+}
+
+TEST(MeshBvh, MaxLeafSizeAbove1020IsRefused) {
+  const auto mesh = random_soup(50, 5);
+  EXPECT_TRUE(MeshBvh::build(mesh, {1020u, 16u, 1.0f}).ok());
+  const auto refused = MeshBvh::build(mesh, {1021u, 16u, 1.0f});
+  ASSERT_FALSE(refused.ok());
+  EXPECT_EQ(refused.status().code(), StatusCode::invalid_argument);
+}
+
+TEST(MeshBvh, TrianglesHitAtTheSameTGoToTheLowerIndexFromEveryOctant) {
+  // Every triangle twice, the copies at shuffled places: both copies are hit at exactly the same
+  // t, in leaves the walk reaches in an order that depends on the ray's direction.
+  const auto soup = random_soup(600, 9, 20.0f);
+  std::vector<Vec3f> positions(soup->positions().begin(), soup->positions().end());
+  std::vector<TriangleMesh::Indices> triangles(soup->triangles().begin(), soup->triangles().end());
+  std::vector<std::uint32_t> copy_of(triangles.size());
+  std::iota(copy_of.begin(), copy_of.end(), 0u);
+  std::mt19937 gen(10);
+  std::shuffle(copy_of.begin(), copy_of.end(), gen);
+  std::vector<TriangleMesh::Indices> all = triangles;
+  for (const std::uint32_t c : copy_of) all.push_back(triangles[c]);
+  const auto mesh = std::make_shared<const TriangleMesh>(TriangleMesh::make(positions, all).value());
+  const MeshBvh bvh = MeshBvh::build(mesh).value();
+  int hits = 0;
+  for (int i = 0; i < 4000; ++i) {
+    const Rayf ray = random_ray(gen, 30);
+    const BruteHit expected = brute_force(*mesh, ray, FaceMode::both);
+    const MeshHit hit = bvh.intersect(ray);
+    ASSERT_EQ(hit.hit, expected.hit) << "ray " << i;
+    if (!hit.hit) continue;
+    ++hits;
+    ASSERT_GE(expected.triangles.size(), 2u) << "ray " << i;
+    ASSERT_EQ(hit.t, expected.t) << "ray " << i;
+    EXPECT_EQ(hit.triangle, *std::min_element(expected.triangles.begin(), expected.triangles.end())) << "ray " << i;
+  }
+  EXPECT_GT(hits, 1000);
 }
 
 TEST(MeshBvh, ClosedSphereFromInsideNeverEscapesThroughVerticesOrEdges) {

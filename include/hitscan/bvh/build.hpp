@@ -15,7 +15,7 @@
 namespace hitscan::bvh {
 
 struct BuildSettings {
-  /// Largest leaf; a node with more primitives is always split.
+  /// Largest leaf; a node with more primitives is always split. A MeshBvh takes at most 1020.
   std::uint32_t max_leaf_size = 4;
   /// Number of bins per axis for the SAH sweep (2 to 64).
   std::uint32_t bin_count = 16;

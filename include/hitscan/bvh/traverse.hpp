@@ -48,6 +48,8 @@ struct NodeRay {
   simd::Float8 inv_near[3];
   simd::Float8 inv_far[3];
   PlaneOffsets planes;
+  /// Bit i set: the direction is negative along axis i (-0 included).
+  unsigned octant;
   float tmin;
 
   /// Expects a valid ray (is_valid); a zero direction component gives an infinite inverse of the
@@ -64,7 +66,8 @@ struct NodeRay {
     r.origin[2] = simd::Float8(ray.origin.z);
     for (int i = 0; i < 3; ++i) r.inv_near[i] = simd::Float8(near[i]), r.inv_far[i] = simd::Float8(far[i]);
     // 1/(-0) is -inf: the negative inverses are the direction's set sign bits, -0 included.
-    r.planes = kPlaneOffsets[static_cast<unsigned>(bits(inv < simd::Float4(0.0f))) & 7u];
+    r.octant = static_cast<unsigned>(bits(inv < simd::Float4(0.0f))) & 7u;
+    r.planes = kPlaneOffsets[r.octant];
     r.tmin = ray.tmin;
     return r;
   }
@@ -146,78 +149,84 @@ struct NoLeafPrefetch {
 /// Walks the tree. `leaf(first, count, tmax, floor)` tests the leaf items and lowers tmax to the
 /// nearest hit it finds; it returns true to stop the walk (an any-hit query). `floor` is
 /// leaf_floor of the ray's entry into the leaf's box: the leaf raises each hit's t to it
-/// (leaf_t). With kSortChildren the children are visited nearest entry first (closest-hit
-/// queries); without, in node order (any-hit queries, where sorting costs more than it saves). A
-/// subtree whose entry lies beyond the current tmax is skipped, and a node with a single child
-/// hit descends into it without a trip through the stack. Expects a valid ray (is_valid), which
-/// the caller has checked once for all its preparations.
+/// (leaf_t). With kNearFirst (closest-hit queries) the nearer of two children hit is visited
+/// first, and three or more in the node's order for the ray's octant; without (any-hit queries,
+/// which measure faster so), in lane order. Three or more children go on the stack with one
+/// vector store per field. A subtree whose entry lies beyond the current tmax is skipped, and
+/// the next child is taken from the node, not through the stack. Expects a valid ray
+/// (is_valid), which the caller has checked once for all its preparations.
 /// on_node() is called once for every inner node whose boxes are tested (for cost pictures).
-/// prefetch_leaf(first) is called for each leaf child the ray enters, before any of them is
-/// tested, so that the caller can ask for the first leaf item's cache lines: the leaves of one
-/// node then arrive together instead of one miss after another.
-template <bool kSortChildren, class Leaf, class OnNode = IgnoreNodes, class PrefetchLeaf = NoLeafPrefetch>
+/// prefetch_leaf(first) is called for each leaf child that waits on the stack, so that the caller
+/// can ask for the first leaf item's cache lines while the walk goes on elsewhere.
+template <bool kNearFirst, class Leaf, class OnNode = IgnoreNodes, class PrefetchLeaf = NoLeafPrefetch>
 void traverse(std::span<const WideNode> nodes, const Rayf& ray, float& tmax, Leaf&& leaf, OnNode on_node = {},
               PrefetchLeaf prefetch_leaf = {}) {
   if (nodes.empty()) return;
   const NodeRay node_ray = NodeRay::from_ray(ray);
-  struct Entry {
-    std::uint32_t child, count;
-    float t;
-  };
-  Entry stack[kTraversalStackSize];
+  // The stack, one array per field so that a node's children go on it with a store each; a push
+  // writes 8 slots whatever the number of children.
+  alignas(32) std::uint32_t stack_child[kTraversalStackSize + kWideWidth];
+  alignas(32) std::uint32_t stack_count[kTraversalStackSize + kWideWidth];
+  alignas(32) float stack_t[kTraversalStackSize + kWideWidth];
   int top = 0;
-  Entry current{0, 0, ray.tmin};
+  std::uint32_t child = 0, count = 0;
+  float entry = ray.tmin;
   float cull = cull_limit(tmax);  // follows tmax, which only the leaves lower
   for (;;) {
-    if (current.count != 0) {
-      if (leaf(current.child, current.count, tmax, leaf_floor(current.t))) return;
+    if (count != 0) {
+      if (leaf(child, count, tmax, leaf_floor(entry))) return;
       cull = cull_limit(tmax);
     } else {
-      const WideNode& node = nodes[current.child];
+      const WideNode& node = nodes[child];
       // The line of the children's indices, asked for with the bounds' lines: the test reads it
       // only once its mask is known, and a node out of cache would then wait on a second miss.
       prefetch_line(node.child);
       on_node();
       const PackHit<simd::Float8> boxes = ray_vs_node(node, node_ray, cull);
-      unsigned mask = static_cast<unsigned>(bits(boxes.hit));
-      if (mask != 0) {
-        const int first = std::countr_zero(mask);
-        mask &= mask - 1;
-        if (mask == 0) {
-          // The entry is read out of the lanes only for a leaf, whose floor needs it.
-          const std::uint32_t count = node.count[first];
-          current = {node.child[first], count, count != 0 ? boxes.t[first] : 0.0f};
+      const auto mask = static_cast<unsigned>(bits(boxes.hit));
+      if ((mask & (mask - 1)) == 0) {
+        if (mask != 0) {
+          // One child: the entry is read out of the lanes only for a leaf, whose floor needs it.
+          const int lane = std::countr_zero(mask);
+          count = node.count[lane];
+          child = node.child[lane];
+          entry = count != 0 ? boxes.t[lane] : 0.0f;
           continue;
         }
+      } else if (const unsigned rest = mask & (mask - 1); (rest & (rest - 1)) == 0) {
+        // Two children, the most common case after one: the next comes straight from the node,
+        // not through the stack, which would put a store and a load on the walk's critical path.
+        // Near first, the nearer by entry is next; else the higher lane, as the lane order pops.
+        const int first = std::countr_zero(mask), second = std::countr_zero(rest);
         alignas(32) float t[kWideWidth];
         boxes.t.store(t);
-        if ((mask & (mask - 1)) == 0) {
-          // Two children, the most common case after one: one is next, the other waits. Sorted,
-          // the nearer is next; unsorted, the higher lane, as the general case below pops it.
-          const int second = std::countr_zero(mask);
-          const auto [next, waits] = kSortChildren ? order_two(first, t[first], second, t[second]) : NearFar{second, first};
-          stack[top++] = {node.child[waits], node.count[waits], t[waits]};
-          prefetch_child(nodes, prefetch_leaf, node.child[waits], node.count[waits]);
-          current = {node.child[next], node.count[next], t[next]};
-          continue;
-        }
-        const int base = top;
-        const unsigned hits = mask | (1u << first);
-        top += std::popcount(hits);
-        for (mask = hits; mask != 0; mask &= mask - 1) {
-          const int i = std::countr_zero(mask);
-          const Entry e{node.child[i], node.count[i], t[i]};
-          prefetch_child(nodes, prefetch_leaf, e.child, e.count);
-          // Sorted, nearest on top; unsorted, in lane order.
-          const int k = kSortChildren ? rank_nearest_on_top(boxes.t, hits, i, e.t) : std::popcount(hits & ((1u << i) - 1u));
-          stack[base + k] = e;
-        }
+        const auto [next, waits] = kNearFirst ? order_two(first, t[first], second, t[second]) : NearFar{second, first};
+        stack_child[top] = node.child[waits], stack_count[top] = node.count[waits], stack_t[top] = t[waits];
+        ++top;
+        prefetch_child(nodes, prefetch_leaf, node.child[waits], node.count[waits]);
+        child = node.child[next], count = node.count[next], entry = t[next];
+        continue;
+      } else {
+        const simd::LaneSelection8 order =
+            simd::select_lanes(kNearFirst ? node.lane_order(node_ray.octant) : simd::kIdentityOrder8, mask);
+        simd::store_selected(order, node.child, stack_child + top);
+        simd::store_selected(order, node.count, stack_count + top);
+        simd::store_selected(order, boxes.t, stack_t + top);
+        // The last is next: taken from the node rather than back from the stack, which would put
+        // a store and a load on the walk's critical path.
+        const int waiting = std::popcount(mask) - 1;
+        for (int k = top; k < top + waiting; ++k) prefetch_child(nodes, prefetch_leaf, stack_child[k], stack_count[k]);
+        top += waiting;
+        const int lane = simd::selected_lane(order, waiting);
+        child = node.child[lane], count = node.count[lane], entry = stack_t[top];
+        continue;
       }
     }
     do {
       if (top == 0) return;
-      current = stack[--top];
-    } while (current.t > cull);
+      --top;
+      child = stack_child[top], count = stack_count[top], entry = stack_t[top];
+    } while (entry > cull);
   }
 }
 

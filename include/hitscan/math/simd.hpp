@@ -57,6 +57,7 @@
 ///   M & M, M | M, M ^ M, ~M, andnot(M a, M b) == a & ~b
 ///   any(M), all(M), none(M), int bits(M), static M M::from_bits(int), M() (all false)
 ///   float reduce_min(F), float reduce_max(F)
+///   select_lanes(order, keep), store_selected(selection, in, out)   // lane_select.hpp
 ///   HITSCAN_SIMD_ISA, kSimdIsa               // "scalar", "sse2", "sse4.1", "avx", "avx2", ...
 
 #if defined(HITSCAN_SIMD_SCALAR)
@@ -117,6 +118,7 @@ using Mask8 = ScalarMask<8>;
 #endif
 
 #include "hitscan/math/simd/reduce.hpp"
+#include "hitscan/math/simd/lane_select.hpp"
 
 namespace hitscan::simd {
 

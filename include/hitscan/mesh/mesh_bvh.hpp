@@ -64,11 +64,13 @@ class MeshBvh {
  public:
   /// Builds the tree over the mesh's usable triangles (degenerate ones are left out), splitting
   /// subtrees over `executor` (the default pool when null); the tree does not depend on it. An
-  /// empty mesh gives a tree that every ray misses.
+  /// empty mesh gives a tree that every ray misses. Fails with invalid_argument for a
+  /// max_leaf_size above 1020.
   static Result<MeshBvh> build(std::shared_ptr<const TriangleMesh> mesh, const bvh::BuildSettings& settings = {},
                                Executor* executor = nullptr);
 
-  /// The closest hit within [tmin, tmax]. Invalid rays miss.
+  /// The closest hit within [tmin, tmax]; of triangles hit at exactly the same t, the lowest
+  /// triangle index, whatever the order of the walk. Invalid rays miss.
   MeshHit intersect(const Rayf& ray, FaceMode faces = FaceMode::both) const;
   /// The same hit, also counting the work it took: wide nodes whose 8 boxes were tested and
   /// triangles tested (4 per leaf pack, padding included). For seeing where a tree is slow.
