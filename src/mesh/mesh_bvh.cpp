@@ -115,7 +115,10 @@ MeshHit MeshBvh::intersect_counted(const Rayf& ray, FaceMode faces, OnNode on_no
   if (!data_ || !is_valid(ray)) return {};
   // What the leaf needs, in one object. The watertight preparation (a division per axis) is made
   // when the walk first reaches a leaf: most rays that miss leave after a node test or two.
+  // Constructed member by member: an aggregate with the optional in it was zero-filled whole
+  // (a rep stos on every ray).
   struct Search {
+    Search(const Data& data, const Rayf& r, FaceMode f, std::uint32_t* t) : d(data), ray(r), faces(f), triangles(t) {}
     const Data& d;
     const Rayf& ray;
     FaceMode faces;
@@ -126,7 +129,7 @@ MeshHit MeshBvh::intersect_counted(const Rayf& ray, FaceMode faces, OnNode on_no
     float best_u = 0, best_v = 0;
     bool best_back = false;
   };
-  Search s{*data_, ray, faces, triangles, std::nullopt};
+  Search s(*data_, ray, faces, triangles);
   float tmax = ray.tmax;
   bvh::traverse<true>(s.d.nodes, ray, tmax, [&s](std::uint32_t first, std::uint32_t count, float& t_limit, float floor) {
     if (!s.prepared) s.prepared = WatertightRay<float>::from_valid_ray(s.ray);

@@ -4,6 +4,7 @@
 
 #include <array>
 #include <cstdint>
+#include <cstring>
 #include <vector>
 
 #include "hitscan/bvh/prefetch.hpp"
@@ -42,11 +43,15 @@ struct PrefetchPack {
   void operator()(std::uint32_t first) const { bvh::prefetch_bytes(packs + first, sizeof(LeafPack)); }
 };
 
-/// The corners of lane `lane` of a pack, as the mesh has them (padding lanes are NaN).
+/// The corners of lane `lane` of a pack, as the mesh has them (padding lanes are NaN). Read as
+/// floats straight from the pack's bytes: reading a lane of a register type would send each of
+/// the nine through a store and a load.
 inline Trianglef lane_triangle(const TrianglePack4& pack, int lane) {
-  return {{pack.v0_x[lane], pack.v0_y[lane], pack.v0_z[lane]},
-          {pack.v1_x[lane], pack.v1_y[lane], pack.v1_z[lane]},
-          {pack.v2_x[lane], pack.v2_y[lane], pack.v2_z[lane]}};
+  static_assert(sizeof(TrianglePack4) == 9 * 4 * sizeof(float), "a pack is nine fields of four floats");
+  const auto* bytes = reinterpret_cast<const unsigned char*>(&pack);
+  float c[9];
+  for (int field = 0; field < 9; ++field) std::memcpy(&c[field], bytes + (4 * field + lane) * sizeof(float), sizeof(float));
+  return {{c[0], c[1], c[2]}, {c[3], c[4], c[5]}, {c[6], c[7], c[8]}};
 }
 
 }  // namespace hitscan
