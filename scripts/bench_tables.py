@@ -214,7 +214,9 @@ def mesh_rays(figures):
            "shooter's rays from players standing on their floors: `view`, 90° camera images from 16 players' "
            "eyes (closest hits, tiled like the coherent set); `shots`, closest hits from random players in "
            "random directions within 30° of level; `sight`, any hit on the segment between two players' eyes "
-           "(line of sight). Medians of round-robin repetitions; every backend's answers are checked ray by "
+           "(line of sight). hitscan's closest hits fill the record the baselines give (distance, "
+           "barycentrics, triangle; `HitFields::basic`), without the hit point and unit normals. "
+           "Medians of round-robin repetitions; every backend's answers are checked ray by "
            "ray against hitscan's. Brute force runs on a subset of the rays, on meshes up to 200k triangles."
            + (f" Rays per set: {', '.join(ray_counts)}." if ray_counts else "") + "\n"]
 

@@ -22,7 +22,8 @@ class HitscanBackend final : public Backend {
 
   void closest(std::span<const Rayf> rays, ResultSpan out) const override {
     for (std::size_t i = 0; i < rays.size(); ++i) {
-      const MeshHit hit = bvh_.intersect(rays[i]);
+      // The record the baselines fill (distance, barycentrics, triangle): no point or normals.
+      const MeshHit hit = bvh_.intersect(rays[i], FaceMode::both, HitFields::basic);
       out.t[i] = hit.t;
       out.triangle[i] = hit.triangle;
     }

@@ -110,7 +110,7 @@ Result<MeshBvh> MeshBvh::build(std::shared_ptr<const TriangleMesh> mesh, const b
 }
 
 template <class OnNode>
-MeshHit MeshBvh::intersect_counted(const Rayf& ray, FaceMode faces, OnNode on_node,
+MeshHit MeshBvh::intersect_counted(const Rayf& ray, FaceMode faces, HitFields fields, OnNode on_node,
                                    std::uint32_t* triangles) const {
   if (!data_ || !is_valid(ray)) return {};
   // What the leaf needs, in one object. The watertight preparation (a division per axis) is made
@@ -159,15 +159,15 @@ MeshHit MeshBvh::intersect_counted(const Rayf& ray, FaceMode faces, OnNode on_no
     return false;
   }, on_node, PrefetchPack{s.d.packs.data()});
   if (s.best_lane < 0) return {};
-  return complete_hit(ray, tmax, s.best_pack, s.best_lane, s.best_u, s.best_v, s.best_back);
+  return complete_hit(ray, tmax, s.best_pack, s.best_lane, s.best_u, s.best_v, s.best_back, fields);
 }
 
-MeshHit MeshBvh::intersect(const Rayf& ray, FaceMode faces) const {
-  return intersect_counted(ray, faces, bvh::IgnoreNodes{}, nullptr);
+MeshHit MeshBvh::intersect(const Rayf& ray, FaceMode faces, HitFields fields) const {
+  return intersect_counted(ray, faces, fields, bvh::IgnoreNodes{}, nullptr);
 }
 
 MeshHit MeshBvh::intersect(const Rayf& ray, FaceMode faces, TraversalCost& cost) const {
-  return intersect_counted(ray, faces, [&cost] { ++cost.nodes; }, &cost.triangles);
+  return intersect_counted(ray, faces, HitFields::all, [&cost] { ++cost.nodes; }, &cost.triangles);
 }
 
 std::vector<Aabbf> MeshBvh::node_boxes(int depth) const {
@@ -197,7 +197,8 @@ std::vector<Aabbf> MeshBvh::node_boxes(int depth) const {
   return boxes;
 }
 
-MeshHit MeshBvh::complete_hit(const Rayf& ray, float t, std::uint32_t pack, int lane, float u, float v, bool back) const {
+MeshHit MeshBvh::complete_hit(const Rayf& ray, float t, std::uint32_t pack, int lane, float u, float v, bool back,
+                              HitFields fields) const {
   const LeafPack& leaf = data_->packs[pack];
   const std::uint32_t triangle = leaf.ids[lane];
   MeshHit result;
@@ -207,14 +208,19 @@ MeshHit MeshBvh::complete_hit(const Rayf& ray, float t, std::uint32_t pack, int 
   result.u = u;
   result.v = v;
   result.back_face = back;
-  result.point = ray.at(t);
-  result.normal = lane_normal(leaf.triangles, lane);
-  result.shading_normal = result.normal;
-  if (!mesh_->normals().empty()) {
-    const auto& idx = mesh_->triangles()[triangle];
-    const auto n = mesh_->normals();
-    const Vec3f s = normalize(n[idx[0]] * (1.0f - u - v) + n[idx[1]] * u + n[idx[2]] * v);
-    if (s != Vec3f{}) result.shading_normal = s;
+  if (fields == HitFields::basic) return result;
+  if (has(fields, HitFields::point)) result.point = ray.at(t);
+  if (!has(fields, HitFields::normal | HitFields::shading_normal)) return result;
+  const Vec3f normal = lane_normal(leaf.triangles, lane);
+  if (has(fields, HitFields::normal)) result.normal = normal;
+  if (has(fields, HitFields::shading_normal)) {
+    result.shading_normal = normal;
+    if (!mesh_->normals().empty()) {
+      const auto& idx = mesh_->triangles()[triangle];
+      const auto n = mesh_->normals();
+      const Vec3f s = normalize(n[idx[0]] * (1.0f - u - v) + n[idx[1]] * u + n[idx[2]] * v);
+      if (s != Vec3f{}) result.shading_normal = s;
+    }
   }
   return result;
 }
@@ -275,13 +281,13 @@ constexpr std::size_t kBatchGrain = 1024;  // rays per chunk: large enough to am
 }  // namespace
 
 Status MeshBvh::intersect_batch(std::span<const Rayf> rays, std::span<MeshHit> hits, FaceMode faces,
-                                Executor* executor) const {
+                                Executor* executor, HitFields fields) const {
   if (rays.size() != hits.size()) {
     return Status{StatusCode::invalid_argument, "MeshBvh::intersect_batch: " + std::to_string(rays.size()) +
                                                     " rays but room for " + std::to_string(hits.size()) + " hits"};
   }
   (executor ? *executor : default_executor()).parallel_for(rays.size(), kBatchGrain, [&](std::size_t b, std::size_t e) {
-    for (std::size_t i = b; i < e; ++i) hits[i] = intersect(rays[i], faces);
+    for (std::size_t i = b; i < e; ++i) hits[i] = intersect(rays[i], faces, fields);
   });
   return Status::success();
 }

@@ -47,11 +47,15 @@ struct PrefetchPack {
 /// floats straight from the pack's bytes: reading a lane of a register type would send each of
 /// the nine through a store and a load.
 inline Trianglef lane_triangle(const TrianglePack4& pack, int lane) {
-  static_assert(sizeof(TrianglePack4) == 9 * 4 * sizeof(float), "a pack is nine fields of four floats");
-  const auto* bytes = reinterpret_cast<const unsigned char*>(&pack);
-  float c[9];
-  for (int field = 0; field < 9; ++field) std::memcpy(&c[field], bytes + (4 * field + lane) * sizeof(float), sizeof(float));
-  return {{c[0], c[1], c[2]}, {c[3], c[4], c[5]}, {c[6], c[7], c[8]}};
+  static_assert(sizeof(simd::Float4) == 4 * sizeof(float), "a Float4 is four floats");
+  const auto at = [lane](const simd::Float4& field) {
+    float x;
+    std::memcpy(&x, reinterpret_cast<const unsigned char*>(&field) + lane * sizeof(float), sizeof x);
+    return x;
+  };
+  return {{at(pack.v0_x), at(pack.v0_y), at(pack.v0_z)},
+          {at(pack.v1_x), at(pack.v1_y), at(pack.v1_z)},
+          {at(pack.v2_x), at(pack.v2_y), at(pack.v2_z)}};
 }
 
 }  // namespace hitscan

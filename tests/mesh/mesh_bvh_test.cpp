@@ -7,6 +7,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <bit>
 #include <numeric>
 #include <random>
 
@@ -73,6 +74,50 @@ TEST(MeshBvh, EveryLeafSizeAndBinCountMatchesBruteForce) {
     const MeshBvh bvh = MeshBvh::build(mesh, {leaf, leaf == 3 ? 2u : 16u, 1.0f}).value();
     for (int i = 0; i < 400; ++i) expect_matches_brute_force(bvh, random_ray(gen, 60), FaceMode::both, i);
   }
+}
+
+TEST(MeshBvh, HitFieldsComputeWhatIsAskedBitForBitAndLeaveTheRestZero) {
+  // A sphere with vertex normals, so that the shading normal differs from the geometric one.
+  const auto sphere = icosphere(3, 2.0f);
+  std::vector<Vec3f> normals;
+  for (const Vec3f& p : sphere->positions()) normals.push_back(normalize(p));
+  const auto mesh = std::make_shared<const TriangleMesh>(
+      TriangleMesh::make({sphere->positions().begin(), sphere->positions().end()},
+                         {sphere->triangles().begin(), sphere->triangles().end()}, normals)
+          .value());
+  const MeshBvh bvh = MeshBvh::build(mesh).value();
+  std::mt19937 gen(12);
+  const auto same = [](Vec3f a, Vec3f b) {
+    return std::bit_cast<std::uint32_t>(a.x) == std::bit_cast<std::uint32_t>(b.x) &&
+           std::bit_cast<std::uint32_t>(a.y) == std::bit_cast<std::uint32_t>(b.y) &&
+           std::bit_cast<std::uint32_t>(a.z) == std::bit_cast<std::uint32_t>(b.z);
+  };
+  int hits = 0;
+  for (int i = 0; i < 500; ++i) {
+    const Rayf ray = random_ray(gen, 4);
+    const MeshHit all = bvh.intersect(ray);
+    for (const HitFields fields : {HitFields::basic, HitFields::point, HitFields::normal, HitFields::shading_normal,
+                                   HitFields::point | HitFields::shading_normal}) {
+      const MeshHit h = bvh.intersect(ray, FaceMode::both, fields);
+      ASSERT_EQ(h.hit, all.hit) << "ray " << i;
+      EXPECT_EQ(std::bit_cast<std::uint32_t>(h.t), std::bit_cast<std::uint32_t>(all.t));
+      EXPECT_EQ(h.triangle, all.triangle);
+      EXPECT_EQ(h.u, all.u);
+      EXPECT_EQ(h.v, all.v);
+      EXPECT_EQ(h.back_face, all.back_face);
+      EXPECT_TRUE(same(h.point, has(fields, HitFields::point) ? all.point : Vec3f{})) << "ray " << i;
+      EXPECT_TRUE(same(h.normal, has(fields, HitFields::normal) ? all.normal : Vec3f{})) << "ray " << i;
+      EXPECT_TRUE(same(h.shading_normal, has(fields, HitFields::shading_normal) ? all.shading_normal : Vec3f{}))
+          << "ray " << i;
+    }
+    if (all.hit) {
+      ++hits;
+      // The shading normal is the interpolated vertex normal: on this sphere, near the point's direction.
+      EXPECT_GT(dot(all.shading_normal, normalize(all.point)), 0.99f);
+      EXPECT_FALSE(same(all.shading_normal, all.normal));
+    }
+  }
+  EXPECT_GT(hits, 100);
 }
 
 TEST(MeshBvh, MaxLeafSizeAbove1020IsRefused) {

@@ -43,6 +43,23 @@ struct MeshHit {
   explicit operator bool() const { return hit; }
 };
 
+/// The fields of a MeshHit a query computes beyond hit, t, u, v, triangle and back_face, which it
+/// always fills: a caller that needs only the distance or the triangle skips the point and the
+/// normals (a square root and a division each). Fields left out keep their defaults (zero).
+enum class HitFields : std::uint8_t {
+  basic = 0,
+  point = 1,
+  normal = 2,
+  shading_normal = 4,
+  all = point | normal | shading_normal,
+};
+constexpr HitFields operator|(HitFields a, HitFields b) {
+  return static_cast<HitFields>(static_cast<std::uint8_t>(a) | static_cast<std::uint8_t>(b));
+}
+constexpr bool has(HitFields set, HitFields field) {
+  return (static_cast<std::uint8_t>(set) & static_cast<std::uint8_t>(field)) != 0;
+}
+
 /// The point of a mesh nearest to a query point. On a miss `found` is false, distance is +inf and
 /// triangle = kNoTriangle.
 struct MeshClosestPoint {
@@ -70,8 +87,9 @@ class MeshBvh {
                                Executor* executor = nullptr);
 
   /// The closest hit within [tmin, tmax]; of triangles hit at exactly the same t, the lowest
-  /// triangle index, whatever the order of the walk. Invalid rays miss.
-  MeshHit intersect(const Rayf& ray, FaceMode faces = FaceMode::both) const;
+  /// triangle index, whatever the order of the walk. Invalid rays miss. `fields` picks which of
+  /// the point and the normals are computed (see HitFields).
+  MeshHit intersect(const Rayf& ray, FaceMode faces = FaceMode::both, HitFields fields = HitFields::all) const;
   /// The same hit, also counting the work it took: wide nodes whose 8 boxes were tested and
   /// triangles tested (4 per leaf pack, padding included). For seeing where a tree is slow.
   struct TraversalCost {
@@ -99,7 +117,7 @@ class MeshBvh {
   /// pool when null) in contiguous chunks; identical to tracing one at a time. Fails with
   /// invalid_argument when the spans differ in size. No allocation per ray.
   Status intersect_batch(std::span<const Rayf> rays, std::span<MeshHit> hits, FaceMode faces = FaceMode::both,
-                         Executor* executor = nullptr) const;
+                         Executor* executor = nullptr, HitFields fields = HitFields::all) const;
   /// Many coherent rays at once, on the calling thread: hits[i] = intersect(rays[i], faces), the
   /// same triangle and t (but for two triangles hit at exactly the same t, where either may be
   /// reported). Consecutive rays are traced in packets of up to 64 that walk the tree together, so
@@ -146,9 +164,11 @@ class MeshBvh {
   std::shared_ptr<Data> data_;
 
   template <class OnNode>
-  MeshHit intersect_counted(const Rayf& ray, FaceMode faces, OnNode on_node, std::uint32_t* triangles) const;
+  MeshHit intersect_counted(const Rayf& ray, FaceMode faces, HitFields fields, OnNode on_node,
+                            std::uint32_t* triangles) const;
   /// The full record of a hit on lane `lane` of leaf pack `pack`.
-  MeshHit complete_hit(const Rayf& ray, float t, std::uint32_t pack, int lane, float u, float v, bool back) const;
+  MeshHit complete_hit(const Rayf& ray, float t, std::uint32_t pack, int lane, float u, float v, bool back,
+                       HitFields fields = HitFields::all) const;
 };
 
 /// One placement of a shared mesh: the BVH stays in the mesh's frame and each ray goes into it
