@@ -140,9 +140,14 @@ MeshHit MeshBvh::intersect_counted(const Rayf& ray, FaceMode faces, HitFields fi
       s.prepared->tmax = t_limit;
       const PackHit<simd::Float4> h = ray_vs_triangles(s.d.packs[p].triangles, *s.prepared, s.ray.dir);
       int lanes = bits(h.hit) & accepted_faces(h, s.faces);
+      if (lanes == 0) continue;
+      // The lanes go through memory only here, on a hit: read one by one from the start, the
+      // pack's results would live on the stack for every pack tested.
+      alignas(16) float hit_t[4], hit_u[4], hit_v[4];
+      h.t.store(hit_t), h.u.store(hit_u), h.v.store(hit_v);
       for (; lanes != 0; lanes &= lanes - 1) {
         const int lane = std::countr_zero(static_cast<unsigned>(lanes));
-        const float t = bvh::leaf_t(h.t[lane], floor);  // the kernel took h.t <= t_limit; t may be past it
+        const float t = bvh::leaf_t(hit_t[lane], floor);  // the kernel took h.t <= t_limit; t may be past it
         // At the same t the lower triangle index wins, so that the answer is the same in any
         // order of the walk.
         if (t < t_limit || (t == t_limit && (s.best_lane < 0 || s.d.packs[p].ids[lane] <
@@ -150,8 +155,8 @@ MeshHit MeshBvh::intersect_counted(const Rayf& ray, FaceMode faces, HitFields fi
           t_limit = t;
           s.best_pack = p;
           s.best_lane = lane;
-          s.best_u = h.u[lane];
-          s.best_v = h.v[lane];
+          s.best_u = hit_u[lane];
+          s.best_v = hit_v[lane];
           s.best_back = ((bits(h.back_face) >> lane) & 1) != 0;
         }
       }
