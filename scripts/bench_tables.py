@@ -246,7 +246,8 @@ def mesh_rays(figures):
 
     rows = []
     for case in cases:
-        for ours, theirs, suffix in (("hitscan", "embree_high", ""), ("hitscan_packet64", "embree_high_packet8", ", packets")):
+        for ours, theirs, suffix in (("hitscan", "embree_high", ""), ("hitscan_stream", "embree_high_stream", ", stream"),
+                                     ("hitscan_packet64", "embree_high_packet8", ", packets")):
             if None in (index.get(case=case, threads=1, backend=b, metric="mrays_per_s") for b in (ours, theirs)):
                 continue
             row = [label(case) + suffix] + against(case, 1, ours, theirs, not suffix)
@@ -261,9 +262,11 @@ def mesh_rays(figures):
         header += [f"hitscan{n}", f"Embree HIGH{n}", f"ratio{n}"] + ([f"tinybvh{n}", f"hitscan / tinybvh{n}"] if tinybvh else [])
     out.append("\n#### Against Embree HIGH" + (" and tinybvh" if tinybvh else "")
                + "\n\nRatio = hitscan / Embree" + (" and hitscan / tinybvh" if tinybvh else "")
-               + " (above 1: hitscan faster). The packet rows set hitscan's 64-ray packets "
-               "(`MeshBvh::intersect_coherent`, one per 8×8 tile) beside Embree's 8-ray packets (`rtcIntersect8`, "
-               "one per 4×2 sub-tile of the same tiles).\n\n")
+               + " (above 1: hitscan faster). The stream rows pass each thread's share of the set in one call: "
+               "`MeshBvh::intersect_batch` / `occluded_batch` (which trace the rays ordered by their origins when "
+               "the tree is larger than 32 MiB) beside Embree's `rtcIntersect1M` / `rtcOccluded1M`. The packet rows "
+               "set hitscan's 64-ray packets (`MeshBvh::intersect_coherent`, one per 8×8 tile) beside Embree's 8-ray "
+               "packets (`rtcIntersect8`, one per 4×2 sub-tile of the same tiles).\n\n")
     out.append(table(header, rows))
 
     # Every baseline, one thread.

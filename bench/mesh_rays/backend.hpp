@@ -33,6 +33,9 @@ class Backend {
   /// Whether each ray hits anything, out.hit[i] for rays[i].
   virtual void any(std::span<const Rayf> rays, ResultSpan out) const = 0;
   virtual bool has_any() const { return true; }
+  /// A stream backend takes a set's rays in as few calls as it can: all of them on one thread, an
+  /// even share per thread on several (others get chunks of up to 1024 rays).
+  virtual bool streams() const { return false; }
   /// Bytes of the acceleration structure (not counting the mesh), 0 when unknown.
   virtual std::size_t memory_bytes() const = 0;
 };
@@ -51,6 +54,10 @@ BuildTiming build_hitscan(std::shared_ptr<const TriangleMesh> mesh, int threads,
 /// from build_hitscan and outlive the result.
 std::unique_ptr<Backend> hitscan_packets(const Backend& hitscan, std::string name);
 
+/// The same hitscan tree answering a whole set per call with MeshBvh::intersect_batch /
+/// occluded_batch on the calling thread, which trace the rays reordered by their origins.
+std::unique_ptr<Backend> hitscan_stream(const Backend& hitscan, std::string name);
+
 /// Embree 3 at build quality medium or high, on its own device limited to `threads` build threads
 /// (0: Embree's default, every hardware thread). The index buffer is shared with the mesh.
 BuildTiming build_embree(std::shared_ptr<const TriangleMesh> mesh, bool high_quality, int threads, int builds);
@@ -59,6 +66,10 @@ BuildTiming build_embree(std::shared_ptr<const TriangleMesh> mesh, bool high_qua
 /// rays (the 2x4 pixel tiles of the coherent set), flagged coherent. `embree` must come from
 /// build_embree; the scene is shared.
 std::unique_ptr<Backend> embree_packet8(const Backend& embree, std::string name);
+
+/// The same Embree scene answering a whole set per call with its stream API, rtcIntersect1M /
+/// rtcOccluded1M (incoherent context). `embree` must come from build_embree.
+std::unique_ptr<Backend> embree_stream(const Backend& embree, std::string name);
 
 /// tinybvh's BVH8_CPU from BuildHQ over the mesh's triangles expanded to 3 bvhvec4 each, built on
 /// one thread. Defined only in builds given tinybvh's directory (HITSCAN_BENCH_TINYBVH is then 1).

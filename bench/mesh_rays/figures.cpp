@@ -53,8 +53,8 @@ void FigureLog::print_ratio_table(int all_threads) const {
   if (tinybvh) std::printf(" %9s %7s", "tinybvh", "1 thr");
   if (all_threads > 1) std::printf(" | %9s %9s %4d thr", "hitscan", "emb_high", all_threads);
   std::printf("\n");
-  // A row for each case, and for the coherent cases one more: hitscan's 64-ray packets against
-  // Embree's 8-ray packets.
+  // A row for each case, one for its streams (hitscan's batch against Embree's rtcIntersect1M),
+  // and for the coherent cases one more: hitscan's 64-ray packets against Embree's 8-ray packets.
   const auto row = [&](const std::string& c, const std::string& label, const char* ours, const char* theirs,
                        const char* tinybvh_backend) {
     const double h1 = get(c, 1, ours, "mrays_per_s"), e1 = get(c, 1, theirs, "mrays_per_s");
@@ -74,6 +74,7 @@ void FigureLog::print_ratio_table(int all_threads) const {
   };
   for (const std::string& c : cases) {
     row(c, c, "hitscan", "embree_high", "tinybvh_bvh8");
+    row(c, c + " stream", "hitscan_stream", "embree_high_stream", nullptr);
     row(c, c + " packets", "hitscan_packet64", "embree_high_packet8", nullptr);
   }
   // Builds against Embree MEDIUM, the build yardstick (ratio > 1: hitscan builds faster), then

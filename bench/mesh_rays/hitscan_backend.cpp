@@ -70,7 +70,40 @@ class HitscanPacketBackend final : public Backend {
   std::string name_;
 };
 
+// The same tree answering a whole set per call through the batch functions on one thread; the
+// hits go through a buffer kept between calls, so its pages are not faulted in while timed.
+class HitscanStreamBackend final : public Backend {
+ public:
+  HitscanStreamBackend(const MeshBvh& bvh, std::string name) : bvh_(bvh), name_(std::move(name)) {}
+
+  const std::string& name() const override { return name_; }
+  std::size_t memory_bytes() const override { return bvh_.memory_bytes(); }
+  bool streams() const override { return true; }
+
+  void closest(std::span<const Rayf> rays, ResultSpan out) const override {
+    thread_local std::vector<MeshHit> hits;
+    if (hits.size() < rays.size()) hits.resize(rays.size());
+    SerialExecutor serial;
+    static_cast<void>(bvh_.intersect_batch(rays, std::span(hits).first(rays.size()), FaceMode::both, &serial,
+                                           HitFields::basic));
+    for (std::size_t i = 0; i < rays.size(); ++i) out.t[i] = hits[i].t, out.triangle[i] = hits[i].triangle;
+  }
+
+  void any(std::span<const Rayf> rays, ResultSpan out) const override {
+    SerialExecutor serial;
+    static_cast<void>(bvh_.occluded_batch(rays, std::span(out.hit, rays.size()), FaceMode::both, &serial));
+  }
+
+ private:
+  const MeshBvh& bvh_;
+  std::string name_;
+};
+
 }  // namespace
+
+std::unique_ptr<Backend> hitscan_stream(const Backend& hitscan, std::string name) {
+  return std::make_unique<HitscanStreamBackend>(dynamic_cast<const HitscanBackend&>(hitscan).bvh(), std::move(name));
+}
 
 std::unique_ptr<Backend> hitscan_packets(const Backend& hitscan, std::string name) {
   return std::make_unique<HitscanPacketBackend>(dynamic_cast<const HitscanBackend&>(hitscan).bvh(), std::move(name));

@@ -2,7 +2,8 @@
 // quality medium and high, single rays and 8-ray packets), tinybvh's BVH8_CPU (in builds given
 // HITSCAN_TINYBVH_DIR), Bullet and brute force, on the same rays in one process, on one thread and
 // on all of them. On the tiled sets (camera images) hitscan also traces 64-ray packets
-// (MeshBvh::intersect_coherent over the images' 8x8 tiles), set beside Embree's 8-ray packets.
+// (MeshBvh::intersect_coherent over the images' 8x8 tiles), set beside Embree's 8-ray packets,
+// and every set goes whole through hitscan's batch functions beside Embree's stream API.
 // Every mesh gets the coherent and incoherent sets (ray_sets.hpp); the game levels also get a
 // shooter's views, shots and lines of sight (shooter_rays.hpp).
 //
@@ -124,7 +125,7 @@ void time_entries(std::vector<Entry>& entries, Query query, int threads, int slo
         } else {
           e.backend->any(chunk, {nullptr, nullptr, a.hit.data() + begin});
         }
-      }));
+      }, e.backend->streams()));
     }
   }
 }
@@ -269,7 +270,11 @@ void run_mesh(const std::string& name, const Options& options, FigureLog& log) {
   log_build(log, info, "embree_high", 1, embree_high.median_ms, embree_high.backend->memory_bytes(), options.builds);
   const std::unique_ptr<Backend> packets = embree_packet8(*embree_high.backend, "embree_high_packet8");
   const std::unique_ptr<Backend> hitscan_packet = hitscan_packets(*hitscan.backend, "hitscan_packet64");
-  std::vector<const Backend*> single = {hitscan.backend.get(), embree_medium.backend.get(), embree_high.backend.get()};
+  const std::unique_ptr<Backend> hitscan_streams = hitscan_stream(*hitscan.backend, "hitscan_stream");
+  const std::unique_ptr<Backend> embree_streams = embree_stream(*embree_high.backend, "embree_high_stream");
+  std::vector<const Backend*> single = {hitscan.backend.get(),        embree_medium.backend.get(),
+                                        embree_high.backend.get(),    hitscan_streams.get(),
+                                        embree_streams.get()};
 #ifdef HITSCAN_BENCH_TINYBVH
   const BuildTiming tinybvh = build_tinybvh(mesh, options.builds);
   log_build(log, info, tinybvh.backend->name(), 1, tinybvh.median_ms, tinybvh.backend->memory_bytes(),
@@ -282,7 +287,7 @@ void run_mesh(const std::string& name, const Options& options, FigureLog& log) {
   const std::unique_ptr<Backend> brute_force = info.tris <= kBruteForceMaxTriangles ? make_brute_force(mesh) : nullptr;
 
   std::vector<const Backend*> with_packets = single;
-  with_packets.insert(with_packets.begin() + 3, packets.get());
+  with_packets.insert(with_packets.begin() + 3, packets.get());  // after embree_high
   with_packets.insert(with_packets.begin() + 1, hitscan_packet.get());
 
   const std::size_t side = std::max<std::size_t>(8, std::size_t(std::sqrt(double(options.rays))) / 8 * 8);

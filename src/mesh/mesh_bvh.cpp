@@ -281,34 +281,6 @@ std::size_t MeshBvh::intersect_all(const Rayf& ray, std::span<MeshHit> buffer, F
   return written;
 }
 
-namespace {
-constexpr std::size_t kBatchGrain = 1024;  // rays per chunk: large enough to amortise a handoff
-}  // namespace
-
-Status MeshBvh::intersect_batch(std::span<const Rayf> rays, std::span<MeshHit> hits, FaceMode faces,
-                                Executor* executor, HitFields fields) const {
-  if (rays.size() != hits.size()) {
-    return Status{StatusCode::invalid_argument, "MeshBvh::intersect_batch: " + std::to_string(rays.size()) +
-                                                    " rays but room for " + std::to_string(hits.size()) + " hits"};
-  }
-  (executor ? *executor : default_executor()).parallel_for(rays.size(), kBatchGrain, [&](std::size_t b, std::size_t e) {
-    for (std::size_t i = b; i < e; ++i) hits[i] = intersect(rays[i], faces, fields);
-  });
-  return Status::success();
-}
-
-Status MeshBvh::occluded_batch(std::span<const Rayf> rays, std::span<std::uint8_t> occluded, FaceMode faces,
-                               Executor* executor) const {
-  if (rays.size() != occluded.size()) {
-    return Status{StatusCode::invalid_argument, "MeshBvh::occluded_batch: " + std::to_string(rays.size()) +
-                                                    " rays but room for " + std::to_string(occluded.size()) + " results"};
-  }
-  (executor ? *executor : default_executor()).parallel_for(rays.size(), kBatchGrain, [&](std::size_t b, std::size_t e) {
-    for (std::size_t i = b; i < e; ++i) occluded[i] = this->occluded(rays[i], faces) ? 1 : 0;
-  });
-  return Status::success();
-}
-
 Status MeshBvh::refit() {
   if (!data_) return Status{StatusCode::invalid_argument, "MeshBvh::refit: the tree was never built"};
   Data& d = *data_;

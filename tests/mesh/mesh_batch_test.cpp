@@ -3,9 +3,11 @@
 #include <gtest/gtest.h>
 
 #include <cstring>
+#include <limits>
 #include <random>
 
 #include "mesh/mesh_test_meshes.hpp"
+#include "mesh/ray_order.hpp"
 
 namespace hitscan {
 namespace {
@@ -22,6 +24,8 @@ TEST(MeshBatch, EveryExecutorMatchesOneAtATimeBitForBit) {
   std::vector<Rayf> rays;
   for (int i = 0; i < 20000; ++i) rays.push_back(test::random_ray(gen, 60));
   rays[5] = {{0, 0, 0}, {0, 0, 0}};  // an invalid ray is a miss in a batch too
+  rays[6].origin.x = std::numeric_limits<float>::quiet_NaN();  // and is put somewhere in the order
+  rays[7].origin.y = -std::numeric_limits<float>::infinity();
   std::vector<MeshHit> one(rays.size());
   std::vector<std::uint8_t> one_occluded(rays.size());
   for (std::size_t i = 0; i < rays.size(); ++i) {
@@ -41,6 +45,33 @@ TEST(MeshBatch, EveryExecutorMatchesOneAtATimeBitForBit) {
     }
   }
   EXPECT_FALSE(one[5].hit);
+  EXPECT_FALSE(one[6].hit);
+  EXPECT_FALSE(one[7].hit);
+}
+
+TEST(MeshBatch, BatchesOverATreeBeyondTheCacheAreReorderedAndMatchOneAtATimeBitForBit) {
+  const MeshBvh bvh = MeshBvh::build(test::random_soup(600000, 33, 200.0f)).value();
+  ASSERT_TRUE(reorders(5000, bvh.memory_bytes())) << bvh.memory_bytes() << " bytes";
+  std::mt19937 gen(34);
+  std::vector<Rayf> rays;
+  for (int i = 0; i < 5000; ++i) rays.push_back(test::random_ray(gen, 240));
+  rays[9].origin.z = std::numeric_limits<float>::quiet_NaN();
+  SerialExecutor serial;
+  ThreadPool three(3);
+  int hits = 0;
+  for (Executor* executor : {static_cast<Executor*>(&serial), static_cast<Executor*>(&three)}) {
+    std::vector<MeshHit> batch(rays.size());
+    std::vector<std::uint8_t> occluded(rays.size(), 7);
+    ASSERT_TRUE(bvh.intersect_batch(rays, batch, FaceMode::both, executor).ok());
+    ASSERT_TRUE(bvh.occluded_batch(rays, occluded, FaceMode::both, executor).ok());
+    for (std::size_t i = 0; i < rays.size(); ++i) {
+      const MeshHit one = bvh.intersect(rays[i]);
+      ASSERT_TRUE(same_hit(batch[i], one)) << "ray " << i;
+      ASSERT_EQ(occluded[i], bvh.occluded(rays[i]) ? 1 : 0) << "ray " << i;
+      hits += one.hit;
+    }
+  }
+  EXPECT_GT(hits, 2000);
 }
 
 TEST(MeshBatch, MismatchedSpansAreAnError) {
