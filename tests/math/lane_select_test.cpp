@@ -29,7 +29,7 @@ std::vector<int> kept_in_order(const std::array<int, 8>& lanes, unsigned keep) {
   return out;
 }
 
-TEST(LaneSelect, EveryMaskUnderRandomOrdersGivesTheKeptLanesInOrderForEachFieldType) {
+TEST(LaneSelect, EveryMaskUnderRandomOrdersGivesTheKeptLanesInOrderForEachFieldTypeAndEachPlace) {
   std::mt19937 rng(11);
   std::array<int, 8> lanes;
   std::iota(lanes.begin(), lanes.end(), 0);
@@ -51,6 +51,7 @@ TEST(LaneSelect, EveryMaskUnderRandomOrdersGivesTheKeptLanesInOrderForEachFieldT
       float outp[8];
       store_selected(s, f, outp);
       for (std::size_t k = 0; k < want.size(); ++k) {
+        ASSERT_EQ(selected_lane(s, static_cast<int>(k)), want[k]) << "round " << round << " keep " << keep;
         ASSERT_EQ(out32[k], u32[want[k]]) << "round " << round << " keep " << keep << " place " << k;
         ASSERT_EQ(out8[k], u8[want[k]]) << "round " << round << " keep " << keep << " place " << k;
         ASSERT_EQ(std::bit_cast<std::uint32_t>(outf[k]), std::bit_cast<std::uint32_t>(f[want[k]]));
