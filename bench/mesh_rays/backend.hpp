@@ -6,8 +6,10 @@
 #include <cstddef>
 #include <cstdint>
 #include <memory>
+#include <mutex>
 #include <span>
 #include <string>
+#include <vector>
 
 #include "hitscan/geometry/ray.hpp"
 #include "hitscan/mesh/mesh_bvh.hpp"
@@ -38,6 +40,32 @@ class Backend {
   virtual bool streams() const { return false; }
   /// Bytes of the acceleration structure (not counting the mesh), 0 when unknown.
   virtual std::size_t memory_bytes() const = 0;
+};
+
+/// Buffers a stream backend fills on each call, kept between calls (and between the threads that
+/// come and go from one timed run to the next) so that their pages are not faulted in while
+/// timed. take() hands out a buffer of at least n elements that no other thread holds;
+/// give_back() returns it.
+template <class T>
+class BufferPool {
+ public:
+  std::vector<T> take(std::size_t n) {
+    std::vector<T> buffer;
+    {
+      const std::lock_guard lock(mutex_);
+      if (!free_.empty()) buffer = std::move(free_.back()), free_.pop_back();
+    }
+    if (buffer.size() < n) buffer.resize(n);
+    return buffer;
+  }
+  void give_back(std::vector<T> buffer) {
+    const std::lock_guard lock(mutex_);
+    free_.push_back(std::move(buffer));
+  }
+
+ private:
+  std::mutex mutex_;
+  std::vector<std::vector<T>> free_;
 };
 
 struct BuildTiming {

@@ -187,7 +187,7 @@ class EmbreePacket8Backend final : public Backend {
 };
 
 // The same scene answering a whole set per call with Embree's stream API; the ray records go
-// through buffers kept between calls, so their pages are not faulted in while timed.
+// through buffers kept between calls.
 class EmbreeStreamBackend final : public Backend {
  public:
   EmbreeStreamBackend(std::shared_ptr<EmbreeScene> scene, std::string name)
@@ -198,8 +198,7 @@ class EmbreeStreamBackend final : public Backend {
   bool streams() const override { return true; }
 
   void closest(std::span<const Rayf> rays, ResultSpan out) const override {
-    thread_local std::vector<RTCRayHit> records;
-    if (records.size() < rays.size()) records.resize(rays.size());
+    std::vector<RTCRayHit> records = hit_pool_.take(rays.size());
     for (std::size_t i = 0; i < rays.size(); ++i) {
       records[i].ray = to_embree(rays[i]);
       records[i].hit.geomID = RTC_INVALID_GEOMETRY_ID;
@@ -212,21 +211,24 @@ class EmbreeStreamBackend final : public Backend {
       out.t[i] = hit ? records[i].ray.tfar : kInfinity<float>;
       out.triangle[i] = hit ? records[i].hit.primID : kNoTriangle;
     }
+    hit_pool_.give_back(std::move(records));
   }
 
   void any(std::span<const Rayf> rays, ResultSpan out) const override {
-    thread_local std::vector<RTCRay> records;
-    if (records.size() < rays.size()) records.resize(rays.size());
+    std::vector<RTCRay> records = ray_pool_.take(rays.size());
     for (std::size_t i = 0; i < rays.size(); ++i) records[i] = to_embree(rays[i]);
     RTCIntersectContext context;
     rtcInitIntersectContext(&context);
     rtcOccluded1M(scene_->scene, &context, records.data(), static_cast<unsigned>(rays.size()), sizeof(RTCRay));
     for (std::size_t i = 0; i < rays.size(); ++i) out.hit[i] = records[i].tfar < 0 ? 1 : 0;
+    ray_pool_.give_back(std::move(records));
   }
 
  private:
   std::shared_ptr<EmbreeScene> scene_;
   std::string name_;
+  mutable BufferPool<RTCRayHit> hit_pool_;
+  mutable BufferPool<RTCRay> ray_pool_;
 };
 
 }  // namespace

@@ -71,7 +71,7 @@ class HitscanPacketBackend final : public Backend {
 };
 
 // The same tree answering a whole set per call through the batch functions on one thread; the
-// hits go through a buffer kept between calls, so its pages are not faulted in while timed.
+// hits go through buffers kept between calls.
 class HitscanStreamBackend final : public Backend {
  public:
   HitscanStreamBackend(const MeshBvh& bvh, std::string name) : bvh_(bvh), name_(std::move(name)) {}
@@ -81,12 +81,12 @@ class HitscanStreamBackend final : public Backend {
   bool streams() const override { return true; }
 
   void closest(std::span<const Rayf> rays, ResultSpan out) const override {
-    thread_local std::vector<MeshHit> hits;
-    if (hits.size() < rays.size()) hits.resize(rays.size());
+    std::vector<MeshHit> hits = pool_.take(rays.size());
     SerialExecutor serial;
     static_cast<void>(bvh_.intersect_batch(rays, std::span(hits).first(rays.size()), FaceMode::both, &serial,
                                            HitFields::basic));
     for (std::size_t i = 0; i < rays.size(); ++i) out.t[i] = hits[i].t, out.triangle[i] = hits[i].triangle;
+    pool_.give_back(std::move(hits));
   }
 
   void any(std::span<const Rayf> rays, ResultSpan out) const override {
@@ -97,6 +97,7 @@ class HitscanStreamBackend final : public Backend {
  private:
   const MeshBvh& bvh_;
   std::string name_;
+  mutable BufferPool<MeshHit> pool_;
 };
 
 }  // namespace
