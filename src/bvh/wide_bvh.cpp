@@ -1,32 +1,53 @@
 #include "hitscan/bvh/wide_bvh.hpp"
 
-#include <algorithm>
 #include <cassert>
-#include <limits>
 
 namespace hitscan::bvh {
 
 void set_bounds(WideNode& node, const float (&box)[6][kWideWidth]) {
   using F = simd::Float8;
   node.bounds = {F::load(box[0]), F::load(box[1]), F::load(box[2]), F::load(box[3]), F::load(box[4]), F::load(box[5])};
-  for (unsigned octant = 0; octant < 8; ++octant) {
-    // Twice each centre's distance along the octant's diagonal; an empty slot is farthest.
-    float key[kWideWidth];
-    for (int i = 0; i < kWideWidth; ++i) {
-      key[i] = std::numeric_limits<float>::infinity();
-      if (!(box[0][i] <= box[3][i])) continue;
-      float k = 0.0f;
-      for (int a = 0; a < 3; ++a) {
-        const float centre = box[a][i] + box[3 + a][i];
-        k += ((octant >> a) & 1u) != 0 ? -centre : centre;
-      }
-      key[i] = k;
+  // The used slots (a box that is not empty) and twice their centres.
+  int used[kWideWidth], empty[kWideWidth];
+  int n = 0, e = 0;
+  float centre[3][kWideWidth];
+  for (int i = 0; i < kWideWidth; ++i) {
+    if (box[0][i] <= box[3][i]) {
+      for (int a = 0; a < 3; ++a) centre[a][n] = box[a][i] + box[3 + a][i];
+      used[n++] = i;
+    } else {
+      empty[e++] = i;
     }
-    int lanes[kWideWidth] = {0, 1, 2, 3, 4, 5, 6, 7};
-    std::stable_sort(lanes, lanes + kWideWidth, [&key](int a, int b) { return key[a] > key[b]; });
-    std::uint32_t order = 0;
-    for (int j = 0; j < kWideWidth; ++j) order |= static_cast<std::uint32_t>(lanes[j]) << (3 * j);
-    for (int b = 0; b < 3; ++b) node.order[3 * octant + b] = static_cast<std::uint8_t>(order >> (8 * b));
+  }
+  // Octant o and its opposite 7 - o have opposite keys: one sort serves both, the used slots
+  // read forwards for one and backwards for the other, the empty slots first in both.
+  for (unsigned octant = 0; octant < 4; ++octant) {
+    float key[kWideWidth];
+    for (int k = 0; k < n; ++k) {
+      float sum = 0.0f;
+      for (int a = 0; a < 3; ++a) sum += ((octant >> a) & 1u) != 0 ? -centre[a][k] : centre[a][k];
+      key[k] = sum;
+    }
+    // Farthest first, ties in lane order: an insertion sort of at most 8 (stable, no allocation).
+    int sorted[kWideWidth];
+    for (int k = 0; k < n; ++k) {
+      int j = k;
+      for (; j > 0 && key[sorted[j - 1]] < key[k]; --j) sorted[j] = sorted[j - 1];
+      sorted[j] = k;
+    }
+    std::uint32_t order = 0, opposite = 0;
+    for (int j = 0; j < e; ++j) {
+      order |= static_cast<std::uint32_t>(empty[j]) << (3 * j);
+      opposite |= static_cast<std::uint32_t>(empty[j]) << (3 * j);
+    }
+    for (int k = 0; k < n; ++k) {
+      order |= static_cast<std::uint32_t>(used[sorted[k]]) << (3 * (e + k));
+      opposite |= static_cast<std::uint32_t>(used[sorted[n - 1 - k]]) << (3 * (e + k));
+    }
+    for (int b = 0; b < 3; ++b) {
+      node.order[3 * octant + b] = static_cast<std::uint8_t>(order >> (8 * b));
+      node.order[3 * (7 - octant) + b] = static_cast<std::uint8_t>(opposite >> (8 * b));
+    }
   }
 }
 
