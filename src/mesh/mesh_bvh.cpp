@@ -124,7 +124,7 @@ MeshHit MeshBvh::intersect_counted(const Rayf& ray, FaceMode faces, HitFields fi
     FaceMode faces;
     std::uint32_t* triangles;
     std::optional<WatertightRay<float>> prepared;
-    std::uint32_t best_pack = 0;
+    std::uint32_t best_pack = 0, best_id = kNoTriangle;
     int best_lane = -1;
     float best_u = 0, best_v = 0;
     bool best_back = false;
@@ -148,11 +148,10 @@ MeshHit MeshBvh::intersect_counted(const Rayf& ray, FaceMode faces, HitFields fi
       for (; lanes != 0; lanes &= lanes - 1) {
         const int lane = std::countr_zero(static_cast<unsigned>(lanes));
         const float t = bvh::leaf_t(hit_t[lane], floor);  // the kernel took h.t <= t_limit; t may be past it
-        // At the same t the lower triangle index wins, so that the answer is the same in any
-        // order of the walk.
-        if (t < t_limit || (t == t_limit && (s.best_lane < 0 || s.d.packs[p].ids[lane] <
-                                                                     s.d.packs[s.best_pack].ids[s.best_lane]))) {
+        const std::uint32_t id = s.d.packs[p].ids[lane];
+        if (nearer_hit(t, id, t_limit, s.best_lane >= 0, s.best_id)) {
           t_limit = t;
+          s.best_id = id;
           s.best_pack = p;
           s.best_lane = lane;
           s.best_u = hit_u[lane];

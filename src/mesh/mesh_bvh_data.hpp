@@ -43,6 +43,13 @@ struct PrefetchPack {
   void operator()(std::uint32_t first) const { bvh::prefetch_bytes(packs + first, sizeof(LeafPack)); }
 };
 
+/// Whether a leaf's hit at t on triangle `id` replaces the best so far (at best_t on best_id, if
+/// `found`): nearer, or at the same t on a lower triangle index, so that the closest hit is the
+/// same whatever order a walk (single ray or packet) meets the leaves in.
+inline bool nearer_hit(float t, std::uint32_t id, float best_t, bool found, std::uint32_t best_id) {
+  return t < best_t || (t == best_t && (!found || id < best_id));
+}
+
 /// The corners of lane `lane` of a pack, as the mesh has them (padding lanes are NaN). Read as
 /// floats straight from the pack's bytes: reading a lane of a register type would send each of
 /// the nine through a store and a load.

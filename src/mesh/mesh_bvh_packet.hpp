@@ -52,6 +52,7 @@ struct Packet {
   alignas(32) float best_u[kPacketRays];
   alignas(32) float best_v[kPacketRays];
   std::uint32_t best_pack[kPacketRays];
+  std::uint32_t best_id[kPacketRays];  // the best hit's triangle, for nearer_hit's tie rule
   std::uint8_t best_lane[kPacketRays];
   std::uint64_t found = 0;
   std::uint64_t back = 0;

@@ -25,12 +25,13 @@ M faces_taken(M back, FaceMode faces) {
   return back | ~back;
 }
 
-// Records a hit of ray r on lane `lane` of pack `pack` if it is nearer than its best (or the
-// first at the same t), as MeshBvh::intersect's leaf does.
-void offer_hit(Packet& p, int r, float t, float u, float v, bool back, std::uint32_t pack, int lane) {
+// Records a hit of ray r on lane `lane` of pack `pack` (triangle `id`) if it replaces its best
+// (nearer_hit), as MeshBvh::intersect's leaf does.
+void offer_hit(Packet& p, int r, float t, float u, float v, bool back, std::uint32_t pack, int lane, std::uint32_t id) {
   const std::uint64_t bit = std::uint64_t(1) << r;
-  if (!(t < p.tmax[r] || (t == p.tmax[r] && (p.found & bit) == 0))) return;
+  if (!nearer_hit(t, id, p.tmax[r], (p.found & bit) != 0, p.best_id[r])) return;
   p.tmax[r] = t;
+  p.best_id[r] = id;
   p.best_u[r] = u, p.best_v[r] = v;
   p.best_pack[r] = pack;
   p.best_lane[r] = static_cast<std::uint8_t>(lane);
@@ -54,7 +55,8 @@ void ray_vs_pack(Packet& p, int r, const LeafPack& leaf, std::uint32_t pack, Fac
   if (faces != FaceMode::both) lanes &= faces == FaceMode::back_only ? back : ~back;
   for (; lanes != 0; lanes &= lanes - 1) {
     const int lane = std::countr_zero(lanes);
-    offer_hit(p, r, bvh::leaf_t(h.t[lane], p.floor[r]), h.u[lane], h.v[lane], ((back >> lane) & 1) != 0, pack, lane);
+    offer_hit(p, r, bvh::leaf_t(h.t[lane], p.floor[r]), h.u[lane], h.v[lane], ((back >> lane) & 1) != 0, pack, lane,
+              leaf.ids[lane]);
   }
 }
 
@@ -131,7 +133,8 @@ void rays_vs_pack(Packet& p, const LeafPack& leaf, std::uint32_t pack, std::uint
       const unsigned back_bits = unsigned(bits(back));
       for (; taken != 0; taken &= taken - 1) {
         const int i = std::countr_zero(taken);
-        offer_hit(p, base + i, t_lanes[i], u_lanes[i], v_lanes[i], ((back_bits >> i) & 1) != 0, pack, lane);
+        offer_hit(p, base + i, t_lanes[i], u_lanes[i], v_lanes[i], ((back_bits >> i) & 1) != 0, pack, lane,
+                  leaf.ids[lane]);
       }
       // An edge function of exactly zero: the scalar kernel's double retry and ownership rule,
       // as ray_vs_triangles does.
@@ -144,7 +147,7 @@ void rays_vs_pack(Packet& p, const LeafPack& leaf, std::uint32_t pack, std::uint
         if (!h.hit) continue;
         const bool back_face = h.back_face();
         if (faces == FaceMode::front_only ? back_face : faces == FaceMode::back_only && !back_face) continue;
-        offer_hit(p, r, bvh::leaf_t(h.t, p.floor[r]), h.u, h.v, back_face, pack, lane);
+        offer_hit(p, r, bvh::leaf_t(h.t, p.floor[r]), h.u, h.v, back_face, pack, lane, leaf.ids[lane]);
       }
     }
   }

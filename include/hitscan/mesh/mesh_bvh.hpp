@@ -121,8 +121,8 @@ class MeshBvh {
   Status intersect_batch(std::span<const Rayf> rays, std::span<MeshHit> hits, FaceMode faces = FaceMode::both,
                          Executor* executor = nullptr, HitFields fields = HitFields::all) const;
   /// Many coherent rays at once, on the calling thread: hits[i] = intersect(rays[i], faces), the
-  /// same triangle and t (but for two triangles hit at exactly the same t, where either may be
-  /// reported). Consecutive rays are traced in packets of up to 64 that walk the tree together, so
+  /// same triangle and t (of triangles hit at exactly the same t, the lowest index, as intersect
+  /// gives). Consecutive rays are traced in packets of up to 64 that walk the tree together, so
   /// it pays when they are coherent (the rays of an image tile: same origin, nearby directions);
   /// incoherent rays are still answered right, only no faster. Fails with invalid_argument when
   /// the spans differ in size. No allocation.
