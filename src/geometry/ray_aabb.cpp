@@ -1,5 +1,7 @@
 #include "hitscan/geometry/ray_aabb.hpp"
 
+#include "hitscan/assert.hpp"
+
 #include "quadric.hpp"
 
 namespace hitscan {
@@ -44,18 +46,33 @@ RayHit<T> ray_vs_aabb(const Aabb<T>& box, const Ray<T>& ray) {
   return hit;
 }
 
+namespace {
+
 template <Real T>
-RayInverse<T> RayInverse<T>::from_ray(const Ray<T>& ray) {
+RayInverse<T> inverse_of(const Ray<T>& ray, bool valid) {
   RayInverse<T> r;
   r.origin = ray.origin;
   r.tmin = ray.tmin;
   r.tmax = ray.tmax;
-  r.valid = is_valid(ray);
+  r.valid = valid;
   for (int i = 0; i < 3; ++i) {
     r.inv_dir[i] = T(1) / ray.dir[i];  // ±0 gives ±inf, by design
     r.sign[i] = std::signbit(ray.dir[i]) ? 1 : 0;
   }
   return r;
+}
+
+}  // namespace
+
+template <Real T>
+RayInverse<T> RayInverse<T>::from_ray(const Ray<T>& ray) {
+  return inverse_of(ray, is_valid(ray));
+}
+
+template <Real T>
+RayInverse<T> RayInverse<T>::from_valid_ray(const Ray<T>& ray) {
+  HITSCAN_ASSERT(is_valid(ray));
+  return inverse_of(ray, true);
 }
 
 template <Real T>

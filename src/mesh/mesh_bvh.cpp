@@ -9,6 +9,7 @@
 #include <string>
 #include <type_traits>
 
+#include "hitscan/assert.hpp"
 #include "hitscan/bvh/traverse.hpp"
 #include "hitscan/geometry/ray_triangle.hpp"
 #include "mesh_bvh_data.hpp"
@@ -319,23 +320,31 @@ Status MeshBvh::refit() {
   return Status::success();
 }
 
-MeshHit MeshInstance::intersect(const Rayf& ray, FaceMode faces) const {
+MeshHit MeshInstance::intersect(const Rayf& ray, FaceMode faces, HitFields fields) const {
   if (!bvh || !transform.is_invertible() || !is_valid(ray)) return {};
+  return intersect_valid(ray, faces, fields);
+}
+
+MeshHit MeshInstance::intersect_valid(const Rayf& ray, FaceMode faces, HitFields fields) const {
+  HITSCAN_ASSERT(bvh && transform.is_invertible() && is_valid(ray));
+  const bool normal = has(fields, HitFields::normal), shading = has(fields, HitFields::shading_normal);
   if (transform.is_identity()) {
     // The mesh's frame is the world's (reconstruction chunks, static level geometry): the ray
     // goes in as it is, and the normals are renormalised as apply_normal would.
-    MeshHit hit = bvh->intersect(ray, faces);
-    if (hit) hit.normal = normalize(hit.normal), hit.shading_normal = normalize(hit.shading_normal);
+    MeshHit hit = bvh->intersect(ray, faces, fields);
+    if (hit && normal) hit.normal = normalize(hit.normal);
+    if (hit && shading) hit.shading_normal = normalize(hit.shading_normal);
     return hit;
   }
   const Rayf local{transform.inverse_point(ray.origin), transform.inverse_vector(ray.dir), ray.tmin, ray.tmax};
-  MeshHit hit = bvh->intersect(local, faces);
+  // The point is taken on the world ray: the tree is not asked for its own.
+  MeshHit hit = bvh->intersect(local, faces, without(fields, HitFields::point));
   if (!hit) return hit;
-  hit.point = ray.at(hit.t);
+  if (has(fields, HitFields::point)) hit.point = ray.at(hit.t);
   // The inverse transpose keeps the mesh's front as the front, mirrors included, and preserves
   // the sign of dot(dir, normal), so back_face and the face mode carry over unchanged.
-  hit.normal = transform.apply_normal(hit.normal);
-  hit.shading_normal = transform.apply_normal(hit.shading_normal);
+  if (normal) hit.normal = transform.apply_normal(hit.normal);
+  if (shading) hit.shading_normal = transform.apply_normal(hit.shading_normal);
   return hit;
 }
 

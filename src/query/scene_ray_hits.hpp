@@ -89,9 +89,10 @@ inline QueryHit make_hit(const CommittedCollider& c, const Rayf& ray, float dist
   return h;
 }
 
+// A mesh's hit as the scene reports it, from its t, normal (in the world), triangle and
+// barycentrics; the point is the ray's at t, as the mesh's own would be.
 inline QueryHit from_mesh_hit(const CommittedCollider& c, const Rayf& ray, const MeshHit& m) {
   QueryHit h = make_hit(c, ray, m.t, m.normal, m.back_face ? kQueryBackFace : 0);
-  h.point = m.point;
   h.primitive = m.triangle;
   h.u = m.u;
   h.v = m.v;
@@ -116,7 +117,9 @@ inline bool face_accepted(bool back, FaceMode faces) {
 // The first crossing of one collider within the ray's range that the options accept.
 inline bool nearest_hit(const CommittedCollider& c, const Rayf& ray, const QueryOptions& options, QueryHit& out) {
   if (const auto* mesh = std::get_if<WorldMesh>(&c.shape)) {
-    const MeshHit m = mesh->intersect(ray, options.faces);
+    // Checked once: the tree and transform at commit, the ray by prepare. Of the hit's fields,
+    // the normal is what QueryHit keeps (its point is the world ray's).
+    const MeshHit m = mesh->intersect_valid(ray, options.faces, HitFields::normal);
     if (m.hit) out = from_mesh_hit(c, ray, m);
     return m.hit;
   }

@@ -22,7 +22,6 @@ void all_hits(const CommittedCollider& c, const Rayf& ray, const QueryOptions& o
     const Rayf local{t.inverse_point(ray.origin), t.inverse_vector(ray.dir), ray.tmin, ray.tmax};
     mesh->bvh->intersect_all(local, mesh_hits, options.faces);
     for (MeshHit m : mesh_hits) {
-      m.point = ray.at(m.t);
       m.normal = t.apply_normal(m.normal);
       out.push_back(from_mesh_hit(c, ray, m));
     }
@@ -52,7 +51,7 @@ QueryHit walk_nearest(const Scene::State& s, const Rayf& ray, const QueryOptions
   bool stop = false;
   std::uint64_t tested = 0;
   Rayf clipped = ray;
-  const RayInverse<float> inverse = RayInverse<float>::from_ray(ray);
+  const RayInverse<float> inverse = RayInverse<float>::from_valid_ray(ray);  // prepared: valid
   auto test = [&](const CommittedCollider& c) {
     if (!visible(c, options)) return;
     // The tree holds fat boxes: the collider's own box first, a slab test cheaper than most shapes.
@@ -70,7 +69,7 @@ QueryHit walk_nearest(const Scene::State& s, const Rayf& ray, const QueryOptions
   }
   bvh::TreeQueryStats tree_stats;
   if (!stop) {
-    tree_stats = s.tree.ray_query(ray, [&](std::uint32_t proxy, float) {
+    tree_stats = s.tree.ray_query(inverse, [&](std::uint32_t proxy, float) {
       test(*s.committed[s.tree.user(proxy)]);
       return stop ? -1.0f : clipped.tmax;
     });
@@ -87,7 +86,7 @@ void walk_all(const Scene::State& s, const Rayf& ray, const QueryOptions& option
               QueryStats* stats) {
   std::vector<MeshHit> mesh_hits;
   std::uint64_t tested = 0;
-  const RayInverse<float> inverse = RayInverse<float>::from_ray(ray);
+  const RayInverse<float> inverse = RayInverse<float>::from_valid_ray(ray);  // prepared: valid
   auto test = [&](const CommittedCollider& c) {
     if (!visible(c, options)) return;
     // The same box test as walk_nearest's, so that the two agree on every collider.
@@ -97,7 +96,7 @@ void walk_all(const Scene::State& s, const Rayf& ray, const QueryOptions& option
     all_hits(c, ray, options, out, mesh_hits);
   };
   for (const std::uint32_t slot : s.unbounded) test(*s.committed[slot]);
-  const bvh::TreeQueryStats tree_stats = s.tree.ray_query(ray, [&](std::uint32_t proxy, float tmax) {
+  const bvh::TreeQueryStats tree_stats = s.tree.ray_query(inverse, [&](std::uint32_t proxy, float tmax) {
     test(*s.committed[s.tree.user(proxy)]);
     return tmax;
   });

@@ -363,6 +363,12 @@ TEST(DynamicTree, RayQueryFindsTheNearestHitLikeBruteForce) {
     });
     std::sort(reported.begin(), reported.end());
     ASSERT_TRUE(std::includes(reported.begin(), reported.end(), hit_all.begin(), hit_all.end())) << "ray " << r;
+    // A ray prepared by the caller is walked the same: the same proxies at the same tmax.
+    std::vector<std::pair<std::uint32_t, float>> from_ray, from_prepared;
+    tree.ray_query(ray, [&](std::uint32_t p, float tmax) { return from_ray.emplace_back(p, tmax), tmax * 0.75f; });
+    tree.ray_query(RayInverse<float>::from_valid_ray(ray),
+                   [&](std::uint32_t p, float tmax) { return from_prepared.emplace_back(p, tmax), tmax * 0.75f; });
+    ASSERT_EQ(from_prepared, from_ray) << "ray " << r;
     // A negative return stops at once.
     std::size_t calls = 0;
     tree.ray_query(ray, [&](std::uint32_t, float) { return ++calls, -1.0f; });

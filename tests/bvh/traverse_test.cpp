@@ -48,8 +48,8 @@ TEST(NodeRay, InversesAreTheScalarDivisionsAndOffsetsFollowTheSignBitsZerosInclu
       }
       const std::uint32_t near = near_plane_reference(d[axis], axis);
       const std::uint32_t far = near_plane_reference(-d[axis], axis);  // the opposite field
-      EXPECT_EQ(r.planes.near[axis], near) << "axis " << axis << " dir " << d[axis];
-      EXPECT_EQ(r.planes.far[axis], far) << "axis " << axis << " dir " << d[axis];
+      EXPECT_EQ(r.planes->near[axis], near) << "axis " << axis << " dir " << d[axis];
+      EXPECT_EQ(r.planes->far[axis], far) << "axis " << axis << " dir " << d[axis];
     }
     ++checked;
   }

@@ -2,6 +2,8 @@
 
 #include <gtest/gtest.h>
 
+#include <array>
+#include <bit>
 #include <random>
 
 #include "mesh/mesh_test_meshes.hpp"
@@ -64,6 +66,64 @@ TEST(MeshInstance, MirroringScaleKeepsTheMeshFrontOutside) {
   ASSERT_TRUE(hit.hit);
   EXPECT_FALSE(hit.back_face);
   EXPECT_LT(hit.normal.z, -0.95f);  // the facet of a coarse sphere, facing the ray
+}
+
+// The fields asked for are those of the full hit bit for bit, in the world: the point on the
+// world ray, the normals carried by the inverse transpose and renormalised; the others stay zero.
+// intersect_valid, for a caller that checked the ray and instance, answers as intersect.
+TEST(MeshInstance, HitFieldsInTheWorldAreThoseAskedForBitForBit) {
+  const auto sphere = test::icosphere(3, 1.0f);
+  std::vector<Vec3f> normals;
+  for (const Vec3f& p : sphere->positions()) normals.push_back(normalize(p + Vec3f{0.1f, 0, 0}));
+  const auto mesh = std::make_shared<const TriangleMesh>(
+      TriangleMesh::make({sphere->positions().begin(), sphere->positions().end()},
+                         {sphere->triangles().begin(), sphere->triangles().end()}, normals)
+          .value());
+  const auto bvh = std::make_shared<const MeshBvh>(MeshBvh::build(mesh).value());
+  const auto bits = [](Vec3f a) {
+    return std::array{std::bit_cast<std::uint32_t>(a.x), std::bit_cast<std::uint32_t>(a.y),
+                      std::bit_cast<std::uint32_t>(a.z)};
+  };
+  for (const Transformf& tr : {Transformf{}, Transformf{Quatf::from_euler({0.3f, -1.1f, 0.7f}), {2, -1, 4}, {1.5f, 0.5f, 2.0f}}}) {
+    const MeshInstance instance{bvh, tr};
+    std::mt19937 gen(21);
+    std::uniform_real_distribution<float> u(-1, 1);
+    int hits = 0;
+    for (int i = 0; i < 400; ++i) {
+      const Vec3f origin = tr.translation + Vec3f{u(gen), u(gen), u(gen)} * 6.0f;
+      const Vec3f target = tr.translation + Vec3f{u(gen), u(gen), u(gen)};
+      const Rayf ray{origin, target - origin, 0, kInfinity<float>};
+      const MeshHit all = instance.intersect(ray);
+      if (all.hit) {
+        ++hits;
+        // The reference: the tree's hit of the local ray, carried to the world by hand (under
+        // the identity the ray goes in as it is and the normals are only renormalised).
+        const Rayf local{tr.inverse_point(ray.origin), tr.inverse_vector(ray.dir), ray.tmin, ray.tmax};
+        const MeshHit in_mesh = bvh->intersect(tr.is_identity() ? ray : local);
+        const auto to_world = [&](Vec3f n) { return tr.is_identity() ? normalize(n) : tr.apply_normal(n); };
+        ASSERT_TRUE(in_mesh.hit);
+        EXPECT_EQ(all.triangle, in_mesh.triangle);
+        EXPECT_EQ(bits(all.point), bits(ray.at(in_mesh.t)));
+        EXPECT_EQ(bits(all.normal), bits(to_world(in_mesh.normal)));
+        EXPECT_EQ(bits(all.shading_normal), bits(to_world(in_mesh.shading_normal)));
+      }
+      for (const HitFields fields : {HitFields::basic, HitFields::point, HitFields::normal, HitFields::shading_normal,
+                                     HitFields::point | HitFields::normal}) {
+        for (const MeshHit& h : {instance.intersect(ray, FaceMode::both, fields),
+                                 instance.intersect_valid(ray, FaceMode::both, fields)}) {
+          ASSERT_EQ(h.hit, all.hit) << "ray " << i;
+          EXPECT_EQ(std::bit_cast<std::uint32_t>(h.t), std::bit_cast<std::uint32_t>(all.t));
+          EXPECT_EQ(h.triangle, all.triangle);
+          EXPECT_EQ(h.back_face, all.back_face);
+          EXPECT_EQ(bits(h.point), bits(has(fields, HitFields::point) ? all.point : Vec3f{})) << "ray " << i;
+          EXPECT_EQ(bits(h.normal), bits(has(fields, HitFields::normal) ? all.normal : Vec3f{})) << "ray " << i;
+          EXPECT_EQ(bits(h.shading_normal), bits(has(fields, HitFields::shading_normal) ? all.shading_normal : Vec3f{}))
+              << "ray " << i;
+        }
+      }
+    }
+    EXPECT_GT(hits, 100);
+  }
 }
 
 TEST(MeshInstance, SingularTransformMisses) {

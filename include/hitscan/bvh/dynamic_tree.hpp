@@ -133,6 +133,12 @@ class DynamicTree {
   /// culled; it may report a box the ray just misses. An invalid ray visits nothing.
   template <class Callback>
   TreeQueryStats ray_query(const Rayf& ray, Callback&& callback) const {
+    return walk_ray<false>(RayInverse<float>::from_ray(ray), Vec3f{}, callback);
+  }
+  /// The same for a ray prepared by the caller (RayInverse::from_ray or from_valid_ray), which a
+  /// query that tests its own boxes too prepares once for both.
+  template <class Callback>
+  TreeQueryStats ray_query(const RayInverse<float>& ray, Callback&& callback) const {
     return walk_ray<false>(ray, Vec3f{}, callback);
   }
 
@@ -142,7 +148,7 @@ class DynamicTree {
   template <class Callback>
   TreeQueryStats box_sweep_query(const Rayf& ray, Vec3f half_extents, Callback&& callback) const {
     if (!is_finite(half_extents) || !(min_component(half_extents) >= 0.0f)) return {};
-    return walk_ray<true>(ray, half_extents, callback);
+    return walk_ray<true>(RayInverse<float>::from_ray(ray), half_extents, callback);
   }
 
   /// Calls `callback(proxy, best) -> float` for the proxies whose fat box lies within sqrt(best)
@@ -182,7 +188,7 @@ class DynamicTree {
   // ray_query (kGrown false) and box_sweep_query: the nearest-first walk of the ray through the
   // fat boxes, grown by half_extents when kGrown.
   template <bool kGrown, class Callback>
-  TreeQueryStats walk_ray(const Rayf& ray, Vec3f half_extents, Callback& callback) const;
+  TreeQueryStats walk_ray(const RayInverse<float>& ray, Vec3f half_extents, Callback& callback) const;
 
   // One cache line: the updates read a node's box, area, links and height together.
   struct alignas(64) Node {
@@ -293,10 +299,10 @@ TreeQueryStats DynamicTree::query(const Aabbf& box, Callback&& callback) const {
 }
 
 template <bool kGrown, class Callback>
-TreeQueryStats DynamicTree::walk_ray(const Rayf& ray, Vec3f half_extents, Callback& callback) const {
+TreeQueryStats DynamicTree::walk_ray(const RayInverse<float>& ray, Vec3f half_extents, Callback& callback) const {
   TreeQueryStats stats;
-  if (root_ == kNullProxy || !is_valid(ray)) return stats;
-  const detail::QuadRay quad_ray = detail::QuadRay::from(RayInverse<float>::from_ray(ray), half_extents);
+  if (root_ == kNullProxy || !ray.valid) return stats;
+  const detail::QuadRay quad_ray = detail::QuadRay::from(ray, half_extents);
   float tmax = ray.tmax;
   WalkEntry stack[kWalkStackSize];
   int top = 0;

@@ -47,7 +47,8 @@ struct NodeRay {
   simd::Float8 origin[3];
   simd::Float8 inv_near[3];
   simd::Float8 inv_far[3];
-  PlaneOffsets planes;
+  /// The octant's entry of kPlaneOffsets, pointed to rather than copied into every ray.
+  const PlaneOffsets* planes;
   /// Bit i set: the direction is negative along axis i (-0 included).
   unsigned octant;
   float tmin;
@@ -67,7 +68,7 @@ struct NodeRay {
     for (int i = 0; i < 3; ++i) r.inv_near[i] = simd::Float8(near[i]), r.inv_far[i] = simd::Float8(far[i]);
     // 1/(-0) is -inf: the negative inverses are the direction's set sign bits, -0 included.
     r.octant = static_cast<unsigned>(bits(inv < simd::Float4(0.0f))) & 7u;
-    r.planes = kPlaneOffsets[r.octant];
+    r.planes = &kPlaneOffsets[r.octant];
     r.tmin = ray.tmin;
     return r;
   }
@@ -89,8 +90,8 @@ inline PackHit<simd::Float8> ray_vs_node(const WideNode& node, const NodeRay& ra
   const auto* planes = reinterpret_cast<const char*>(&node.bounds);
   F t0(ray.tmin), t1(tmax);
   for (int i = 0; i < 3; ++i) {
-    const F near = *reinterpret_cast<const F*>(planes + ray.planes.near[i]);
-    const F far = *reinterpret_cast<const F*>(planes + ray.planes.far[i]);
+    const F near = *reinterpret_cast<const F*>(planes + ray.planes->near[i]);
+    const F far = *reinterpret_cast<const F*>(planes + ray.planes->far[i]);
     t0 = max((near - ray.origin[i]) * ray.inv_near[i], t0);
     t1 = min((far - ray.origin[i]) * ray.inv_far[i], t1);
   }

@@ -32,6 +32,9 @@ struct RayInverse {
   bool valid = false;
 
   static RayInverse from_ray(const Ray<T>& ray);
+  /// from_ray for a ray its caller has already checked (is_valid, asserted in debug builds): a
+  /// query prepares its ray once, at its entry, and the layers below trust it.
+  static RayInverse from_valid_ray(const Ray<T>& ray);
 };
 
 /// box.min[axis] for side 0, box.max[axis] for side 1 (RayInverse::sign picks the near side),

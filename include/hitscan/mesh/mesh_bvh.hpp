@@ -59,6 +59,10 @@ constexpr HitFields operator|(HitFields a, HitFields b) {
 constexpr bool has(HitFields set, HitFields field) {
   return (static_cast<std::uint8_t>(set) & static_cast<std::uint8_t>(field)) != 0;
 }
+/// `set` without the fields of `removed`.
+constexpr HitFields without(HitFields set, HitFields removed) {
+  return static_cast<HitFields>(static_cast<std::uint8_t>(set) & ~static_cast<std::uint8_t>(removed));
+}
 
 /// The point of a mesh nearest to a query point. On a miss `found` is false, distance is +inf and
 /// triangle = kNoTriangle.
@@ -184,7 +188,13 @@ struct MeshInstance {
   std::shared_ptr<const MeshBvh> bvh;
   Transformf transform{};
 
-  MeshHit intersect(const Rayf& ray, FaceMode faces = FaceMode::both) const;
+  /// The nearest hit of a world ray: t along it, and of `fields` the point, normal and shading
+  /// normal in the world (normals unit length).
+  MeshHit intersect(const Rayf& ray, FaceMode faces = FaceMode::both, HitFields fields = HitFields::all) const;
+  /// intersect without its checks, for a caller that made them once for many calls: the tree is
+  /// set, the transform is invertible and the ray is valid (is_valid), asserted in debug builds.
+  /// A scene checks its colliders when they are committed and a query's ray at its entry.
+  MeshHit intersect_valid(const Rayf& ray, FaceMode faces, HitFields fields) const;
   bool occluded(const Rayf& ray, FaceMode faces = FaceMode::both) const;
   /// hits[i] = intersect(rays[i], faces) through MeshBvh::intersect_coherent (the same contract).
   Status intersect_coherent(std::span<const Rayf> rays, std::span<MeshHit> hits,
