@@ -69,7 +69,7 @@ class Bvh final : public Structure {
         bvh::traverse<true>(nodes_, rays[i], tmax, [&](std::uint32_t first, std::uint32_t count, float& limit, float) {
           for (std::uint32_t k = first; k < first + count; ++k) {
             float t;
-            if (bvh::detail::ray_enters_box(leaf_boxes_[k], inverse, limit, t)) limit = nearest.visit(ids_[k], limit);
+            if (ray_enters_box(leaf_boxes_[k], inverse, limit, t)) limit = nearest.visit(ids_[k], limit);
           }
           return false;
         });
@@ -215,7 +215,7 @@ class Grid final : public Structure {
         if (stamp_[object] == query_) return true;
         stamp_[object] = query_;
         float entry;
-        if (bvh::detail::ray_enters_box(boxes_[object], inverse, tmax, entry)) tmax = nearest.visit(object, tmax);
+        if (ray_enters_box(boxes_[object], inverse, tmax, entry)) tmax = nearest.visit(object, tmax);
         return true;
       });
       if (double(nearest.best.t) <= t_exit || t_exit >= double(t_end)) break;

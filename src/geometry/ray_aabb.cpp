@@ -57,6 +57,7 @@ RayInverse<T> inverse_of(const Ray<T>& ray, bool valid) {
   r.valid = valid;
   for (int i = 0; i < 3; ++i) {
     r.inv_dir[i] = T(1) / ray.dir[i];  // ±0 gives ±inf, by design
+    r.inv_far[i] = r.inv_dir[i] * kFarScale<T>;
     r.sign[i] = std::signbit(ray.dir[i]) ? 1 : 0;
   }
   return r;

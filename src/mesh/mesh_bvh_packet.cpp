@@ -31,10 +31,6 @@ namespace hitscan {
 namespace mesh_packet {
 namespace {
 
-// Far plane distances are enlarged by 1 + 2 gamma(3), as bvh::NodeRay does, so that a box a ray
-// grazes is never culled (Ize, "Robust BVH Ray Traversal", JCGT 2013).
-constexpr float kGamma3 = 3.0f * (kEpsilon<float> * 0.5f) / (1.0f - 3.0f * (kEpsilon<float> * 0.5f));
-constexpr float kFarScale = 1.0f + 2.0f * kGamma3;
 
 // The packet key of a ray: the signs of its direction's components and the main axis of the
 // watertight test (WatertightRay::kz; with the signs it fixes kx and ky); -1 for a ray the
@@ -108,7 +104,7 @@ void load_packet(Packet& p, std::span<const Rayf> rays, const std::uint32_t* whi
     for (int a = 0; a < 3; ++a) {
       const F inv = F(1.0f) / d[a];
       inv.store(p.inv_near[a] + base);
-      (inv * F(kFarScale)).store(p.inv_far[a] + base);
+      (inv * F(kFarScale<float>)).store(p.inv_far[a] + base);
     }
     (d[p.kx] / d[p.kz]).store(p.shear[0] + base);
     (d[p.ky] / d[p.kz]).store(p.shear[1] + base);
@@ -322,7 +318,7 @@ bool load_rays(Packet& p, std::span<const Rayf> rays, std::uint64_t valid, const
       d[a] = select(used, F::load(lanes.dir[a] + base), F(lead.dir[a]));
       const F inv = select(used, F::load(lanes.inv_dir[a] + base), F(1.0f) / F(lead.dir[a]));
       inv.store(p.inv_near[a] + base);
-      (inv * F(kFarScale)).store(p.inv_far[a] + base);
+      (inv * F(kFarScale<float>)).store(p.inv_far[a] + base);
     }
     (d[p.kx] / d[p.kz]).store(p.shear[0] + base);
     (d[p.ky] / d[p.kz]).store(p.shear[1] + base);

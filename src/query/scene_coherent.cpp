@@ -42,12 +42,11 @@ struct PacketBounds {
 };
 
 // Whether a ray of the packet may enter `box` within [0, tmax]: false only when no ray's
-// bvh::detail::ray_enters_box accepts it. t_enter receives a lower bound of their entries. Float
+// ray_enters_box accepts it. t_enter receives a lower bound of their entries. Float
 // interval arithmetic is exact for this: rounding is monotone, so the bounds computed from the
-// intervals' ends bound what each ray's own test computes.
+// intervals' ends (inv_far's from inv_dir's, scaled as RayInverse scales each ray's) bound what
+// each ray's own test computes.
 bool packet_enters_box(const PacketBounds& b, const Aabbf& box, float tmax, float& t_enter) {
-  constexpr float kGamma3 = 3.0f * (kEpsilon<float> * 0.5f) / (1.0f - 3.0f * (kEpsilon<float> * 0.5f));
-  constexpr float kFarScale = 1.0f + 2.0f * kGamma3;
   float t0 = 0.0f, t1 = tmax;
   for (int a = 0; a < 3; ++a) {
     if (!b.bounded[a]) continue;
@@ -56,8 +55,9 @@ bool packet_enters_box(const PacketBounds& b, const Aabbf& box, float tmax, floa
     const float near_lo = near - b.origin_hi[a], near_hi = near - b.origin_lo[a];
     const float far_lo = far - b.origin_hi[a], far_hi = far - b.origin_lo[a];
     const float lo = b.inv_lo[a], hi = b.inv_hi[a];
+    const float far_scaled_lo = lo * kFarScale<float>, far_scaled_hi = hi * kFarScale<float>;
     t0 = max(t0, min(min(near_lo * lo, near_lo * hi), min(near_hi * lo, near_hi * hi)));
-    t1 = min(t1, max(max(far_lo * lo, far_lo * hi), max(far_hi * lo, far_hi * hi)) * kFarScale);
+    t1 = min(t1, max(max(far_lo * far_scaled_lo, far_lo * far_scaled_hi), max(far_hi * far_scaled_lo, far_hi * far_scaled_hi)));
   }
   t_enter = t0;
   return t0 <= t1;
@@ -208,12 +208,10 @@ void trace_packet(const Scene::State& s, std::span<const QueryRay> rays, std::sp
   const auto enters = [&](const CommittedCollider& c, std::size_t r) {
     float t_enter;
     return valid[r] && (c.proxy == bvh::kNullProxy ||
-                        bvh::detail::ray_enters_box(c.bounds, RayInverse<float>::from_ray(ray[r]), ray[r].tmax, t_enter));
+                        ray_enters_box(c.bounds, RayInverse<float>::from_ray(ray[r]), ray[r].tmax, t_enter));
   };
-  // The rays that enter a bounded collider's box: bvh::detail::ray_enters_box, lane for lane.
+  // The rays that enter a bounded collider's box: ray_enters_box, lane for lane.
   const auto entering = [&](const Aabbf& box) {
-    constexpr float kGamma3 = 3.0f * (kEpsilon<float> * 0.5f) / (1.0f - 3.0f * (kEpsilon<float> * 0.5f));
-    constexpr float kFarScale = 1.0f + 2.0f * kGamma3;
     std::uint64_t mask = 0;
     for (std::size_t base = 0; base < n; base += kLanes) {
       F t0(0.0f), t1 = F::load(w.tmax + base);
@@ -221,8 +219,7 @@ void trace_packet(const Scene::State& s, std::span<const QueryRay> rays, std::sp
         const M negative = F::load(w.negative[a] + base) != F(0.0f);
         const F near = select(negative, F(box.max[a]), F(box.min[a])), far = select(negative, F(box.min[a]), F(box.max[a]));
         const F origin = F::load(w.origin[a] + base), inv = F::load(w.inv_dir[a] + base);
-        t0 = max((near - origin) * inv, t0);
-        t1 = min((far - origin) * inv * F(kFarScale), t1);
+        clip_to_slab(near, far, origin, inv, inv * F(kFarScale<float>), t0, t1);  // inv_far as RayInverse's
       }
       mask |= std::uint64_t(unsigned(bits(t0 <= t1))) << base;
     }
@@ -310,7 +307,7 @@ void trace_packet(const Scene::State& s, std::span<const QueryRay> rays, std::sp
     // Nearest first along the packet's middle ray, where it enters the box (a tile's rays meet
     // the colliders in much the same order); after it, by the packet's bound.
     float t_middle;
-    const bool middle_enters = bvh::detail::ray_enters_box(c.bounds, middle, middle_ray.tmax, t_middle);
+    const bool middle_enters = ray_enters_box(c.bounds, middle, middle_ray.tmax, t_middle);
     candidates.push_back({&c, middle_enters ? t_middle : kInfinity<float>, t_enter});
     return true;
   });

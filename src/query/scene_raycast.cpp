@@ -56,7 +56,7 @@ QueryHit walk_nearest(const Scene::State& s, const Rayf& ray, const QueryOptions
     if (!visible(c, options)) return;
     // The tree holds fat boxes: the collider's own box first, a slab test cheaper than most shapes.
     float t_enter;
-    if (c.proxy != bvh::kNullProxy && !bvh::detail::ray_enters_box(c.bounds, inverse, clipped.tmax, t_enter)) return;
+    if (c.proxy != bvh::kNullProxy && !ray_enters_box(c.bounds, inverse, clipped.tmax, t_enter)) return;
     ++tested;
     if (!nearest_hit(c, clipped, options, candidate)) return;
     if (best.hit && !hit_before(candidate, best)) return;
@@ -91,7 +91,7 @@ void walk_all(const Scene::State& s, const Rayf& ray, const QueryOptions& option
     if (!visible(c, options)) return;
     // The same box test as walk_nearest's, so that the two agree on every collider.
     float t_enter;
-    if (c.proxy != bvh::kNullProxy && !bvh::detail::ray_enters_box(c.bounds, inverse, ray.tmax, t_enter)) return;
+    if (c.proxy != bvh::kNullProxy && !ray_enters_box(c.bounds, inverse, ray.tmax, t_enter)) return;
     ++tested;
     all_hits(c, ray, options, out, mesh_hits);
   };

@@ -328,7 +328,7 @@ void walk(const Scene::State& s, const Path<Shape>& path, const QueryOptions& op
     if (c.proxy != bvh::kNullProxy) {
       const Vec3f grow = half + Vec3f{1, 1, 1} * kTolerance.at_size(max_component(c.bounds.extent()));
       float t_enter;
-      if (!bvh::detail::ray_enters_box({c.bounds.min - grow, c.bounds.max + grow}, inverse, limit, t_enter)) return;
+      if (!ray_enters_box({c.bounds.min - grow, c.bounds.max + grow}, inverse, limit, t_enter)) return;
     }
     ++tested;
     limit = min(limit, visit(c, limit));

@@ -46,7 +46,7 @@ float tree_nearest(const DynamicTree& tree, const Rayf& ray) {
   float nearest = kInfinity<float>;
   tree.ray_query(ray, [&](std::uint32_t p, float tmax) {
     float t;
-    if (detail::ray_enters_box(tree.fat_box(p), inverse, tmax, t)) nearest = std::min(nearest, t);
+    if (ray_enters_box(tree.fat_box(p), inverse, tmax, t)) nearest = std::min(nearest, t);
     return std::min(tmax, nearest);
   });
   return nearest;
@@ -56,7 +56,7 @@ float brute_nearest(const DynamicTree& tree, const std::vector<std::uint32_t>& l
   float nearest = kInfinity<float>;
   for (const std::uint32_t p : live) {
     float t;
-    if (detail::ray_enters_box(tree.fat_box(p), inverse, ray.tmax, t)) nearest = std::min(nearest, t);
+    if (ray_enters_box(tree.fat_box(p), inverse, ray.tmax, t)) nearest = std::min(nearest, t);
   }
   return nearest;
 }

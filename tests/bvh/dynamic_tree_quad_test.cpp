@@ -78,12 +78,12 @@ TEST(DynamicTreeQuad, LaneTestsEqualTheScalarTestsBitForBit) {
     for (int lane = 0; lane < 4; ++lane) {
       const Aabbf& b = boxes[lane];
       float t;
-      const bool hit = detail::ray_enters_box(b, inverse, tmax, t);
+      const bool hit = ray_enters_box(b, inverse, tmax, t);
       ASSERT_EQ((plain >> lane & 1u) != 0, hit) << "case " << q << " lane " << lane;
       if (hit) {
         ASSERT_EQ(bits_of(t_plain[lane]), bits_of(t)) << "case " << q << " lane " << lane;
       }
-      const bool hit_grown = detail::ray_enters_box({b.min - grow, b.max + grow}, inverse, tmax, t);
+      const bool hit_grown = ray_enters_box({b.min - grow, b.max + grow}, inverse, tmax, t);
       ASSERT_EQ((grown >> lane & 1u) != 0, hit_grown) << "case " << q << " lane " << lane;
       if (hit_grown) {
         ASSERT_EQ(bits_of(t_grown[lane]), bits_of(t)) << "case " << q << " lane " << lane;
@@ -105,7 +105,7 @@ struct Proxies {
     for (const std::uint32_t p : ids) {
       const Aabbf& b = tree.fat_box(p);
       float t;
-      if (detail::ray_enters_box({b.min - grow, b.max + grow}, inverse, ray.tmax, t)) out.push_back(p);
+      if (ray_enters_box({b.min - grow, b.max + grow}, inverse, ray.tmax, t)) out.push_back(p);
     }
     return out;
   }

@@ -77,7 +77,7 @@ void expect_ray_reports(const Octree& tree, std::span<const Aabbf> boxes, const 
   for (std::uint32_t i = 0; i < boxes.size(); ++i) {
     float t0, t1, t;
     const bool exact = ray_vs_aabb_interval(boxes[i], inverse, t0, t1);
-    const bool may = boxes[i].is_valid() && detail::ray_enters_box(boxes[i], inverse, ray.tmax, t);
+    const bool may = boxes[i].is_valid() && ray_enters_box(boxes[i], inverse, ray.tmax, t);
     ASSERT_LE(reported[i], 1) << what << " box " << i << " reported twice";
     if (exact) {
       ASSERT_EQ(reported[i], 1) << what << " box " << i << " entered at " << t0 << " not reported";

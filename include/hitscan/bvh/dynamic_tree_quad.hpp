@@ -9,9 +9,9 @@
 /// the edit itself. Collapsing a binary tree into a 4-wide one by levels is the layout of
 /// Dammertz et al., "Shallow Bounding Volume Hierarchies for Fast SIMD Ray Tracing" (2008).
 ///
-/// The lane tests below repeat the scalar tests (ray_enters_box, Aabb::overlaps) operation for
-/// operation (same operands, same order of rounding, NaN dropped by the same operand order), so a
-/// lane answers bit for bit what the scalar test answers for its box.
+/// The lane tests below repeat the scalar tests (ray_enters_box through clip_to_slab,
+/// Aabb::overlaps) operation for operation (same operands, same order of rounding, NaN dropped by
+/// the same operand order), so a lane answers bit for bit what the scalar test answers for its box.
 
 #include <cstdint>
 
@@ -23,23 +23,6 @@ namespace hitscan::bvh::detail {
 
 /// Set in QuadNode::child for a leaf entry, whose other bits are its proxy id.
 inline constexpr std::uint32_t kQuadLeaf = 0x80000000u;
-
-/// Whether the ray meets `box` within [ray.tmin, tmax]; t_enter receives the entry parameter.
-/// The slab test of bvh::ray_vs_node, one box at a time, with the same conservative far scale.
-inline bool ray_enters_box(const Aabbf& box, const RayInverse<float>& ray, float tmax, float& t_enter) {
-  constexpr float kGamma3 = 3.0f * (kEpsilon<float> * 0.5f) / (1.0f - 3.0f * (kEpsilon<float> * 0.5f));
-  constexpr float kFarScale = 1.0f + 2.0f * kGamma3;
-  float t0 = ray.tmin, t1 = tmax;
-  for (int i = 0; i < 3; ++i) {
-    const float near_side = box_side(box, ray.sign[i], i);
-    const float far_side = box_side(box, 1 - ray.sign[i], i);
-    // Operand order drops the NaN of an origin on a face of a slab the ray is parallel to.
-    t0 = max(t0, (near_side - ray.origin[i]) * ray.inv_dir[i]);
-    t1 = min(t1, (far_side - ray.origin[i]) * ray.inv_dir[i] * kFarScale);
-  }
-  t_enter = t0;
-  return t0 <= t1;
-}
 
 /// Up to four boxes of one quad; unused lanes hold the empty box (min +inf, max -inf), which no
 /// ray, box or point test reports... except the distance test, which the lane mask excludes.
@@ -67,7 +50,7 @@ struct alignas(64) QuadNode {
 /// A ray (or a box swept along it, when grown) prepared for the quad test: per axis the rows of
 /// the near and far planes, and what is added to them (the sweep's half extents, signed).
 struct QuadRay {
-  simd::Float4 origin[3], inv_dir[3], near_pad[3], far_pad[3];
+  simd::Float4 origin[3], inv_dir[3], inv_far[3], near_pad[3], far_pad[3];
   int near_row[3], far_row[3];
   float tmin;
 
@@ -76,6 +59,7 @@ struct QuadRay {
     for (int i = 0; i < 3; ++i) {
       r.origin[i] = simd::Float4(ray.origin[i]);
       r.inv_dir[i] = simd::Float4(ray.inv_dir[i]);
+      r.inv_far[i] = simd::Float4(ray.inv_far[i]);
       r.near_row[i] = ray.sign[i] ? 3 + i : i;
       r.far_row[i] = ray.sign[i] ? i : 3 + i;
       r.near_pad[i] = simd::Float4(ray.sign[i] ? half_extents[i] : -half_extents[i]);
@@ -85,10 +69,6 @@ struct QuadRay {
     return r;
   }
 };
-
-/// The conservative enlargement of far distances of ray_enters_box: 1 + 2 gamma(3).
-inline constexpr float kQuadFarScale =
-    1.0f + 2.0f * (3.0f * (kEpsilon<float> * 0.5f) / (1.0f - 3.0f * (kEpsilon<float> * 0.5f)));
 
 /// ray_enters_box on the four lanes (grown by the pads when kGrown): bit i of the result is set
 /// when the ray enters lane i's box within [tmin, tmax], with its entry parameter in t_enter[i].
@@ -103,9 +83,7 @@ inline unsigned ray_enters_quad(const QuadNode& q, const QuadRay& ray, float tma
       near_side = near_side + ray.near_pad[i];
       far_side = far_side + ray.far_pad[i];
     }
-    // max(x, t0) keeps t0 when x is NaN, as the scalar max(t0, x) does.
-    t0 = max((near_side - ray.origin[i]) * ray.inv_dir[i], t0);
-    t1 = min((far_side - ray.origin[i]) * ray.inv_dir[i] * F(kQuadFarScale), t1);
+    clip_to_slab(near_side, far_side, ray.origin[i], ray.inv_dir[i], ray.inv_far[i], t0, t1);
   }
   t0.store(t_enter);
   return static_cast<unsigned>(bits(t0 <= t1));

@@ -176,7 +176,7 @@ OctreeStats Octree::ray_query(const Rayf& ray, Callback&& callback) const {
   Entry stack[kStackSize];
   int top = 0;
   float t_root;
-  if (!detail::ray_enters_box(nodes_[0].box, inverse, tmax, t_root)) return stats;
+  if (!ray_enters_box(nodes_[0].box, inverse, tmax, t_root)) return stats;
   stack[top++] = {0, t_root};
   while (top > 0) {
     const Entry entry = stack[--top];
@@ -186,7 +186,7 @@ OctreeStats Octree::ray_query(const Rayf& ray, Callback&& callback) const {
     for (std::uint32_t a = node.item_first; a < node.item_first + node.item_count; ++a) {
       ++stats.item_tests;
       float t;
-      if (!detail::ray_enters_box(item_boxes_[a], inverse, tmax, t)) continue;
+      if (!ray_enters_box(item_boxes_[a], inverse, tmax, t)) continue;
       ++stats.reported;
       const float next = callback(items_[a], tmax);
       if (next < 0.0f) return stats;
@@ -202,7 +202,7 @@ OctreeStats Octree::ray_query(const Rayf& ray, Callback&& callback) const {
       if (((node.child_mask >> c) & 1u) == 0) continue;
       const std::uint32_t child = node.child(c);
       float t;
-      if (!detail::ray_enters_box(nodes_[child].box, inverse, tmax, t)) continue;
+      if (!ray_enters_box(nodes_[child].box, inverse, tmax, t)) continue;
       int k = count++;
       while (k > 0 && hits[k - 1].t <= t) {
         hits[k] = hits[k - 1];

@@ -35,14 +35,8 @@ inline constexpr auto kPlaneOffsets = [] {
 }();
 
 /// A ray prepared for the node test: the plane offsets of its octant (so no per-node branch on
-/// the direction's sign), 1/dir for the near planes, and 1/dir enlarged by 1 + 2 gamma(3) for the
-/// far planes.
-///
-/// Conservative in the manner of Ize ("Robust BVH Ray Traversal", JCGT 2013) and pbrt: a far
-/// distance (side - origin) * inv_dir is rounded at most three times, and the enlargement makes it
-/// at least the exact distance, so a ray grazing a box face, which the watertight triangle test
-/// would hit, is never culled by the box. Folding the enlargement into inv_far keeps the count of
-/// roundings the same as multiplying every far distance by it.
+/// the direction's sign), 1/dir for the near planes, and 1/dir enlarged by kFarScale for the far
+/// planes: the conservative slab test of clip_to_slab, 8 boxes at a time.
 struct NodeRay {
   simd::Float8 origin[3];
   simd::Float8 inv_near[3];
@@ -57,11 +51,10 @@ struct NodeRay {
   /// zero's sign, by design. The three inverses come from one vector division (the same bits as
   /// three scalar ones).
   static NodeRay from_ray(const Rayf& ray) {
-    constexpr float kGamma3 = 3.0f * (kEpsilon<float> * 0.5f) / (1.0f - 3.0f * (kEpsilon<float> * 0.5f));
     const simd::Float4 inv = simd::Float4(1.0f) / simd::Float4(ray.dir.x, ray.dir.y, ray.dir.z, 1.0f);
     alignas(16) float near[4], far[4];
     inv.store(near);
-    (inv * simd::Float4(1.0f + 2.0f * kGamma3)).store(far);
+    (inv * simd::Float4(kFarScale<float>)).store(far);
     NodeRay r;
     r.origin[0] = simd::Float8(ray.origin.x), r.origin[1] = simd::Float8(ray.origin.y);
     r.origin[2] = simd::Float8(ray.origin.z);
@@ -83,8 +76,7 @@ inline constexpr float kCullScale = 1.0f + 8.0f * kEpsilon<float>;
 inline float cull_limit(float tmax) { return max(tmax, tmax * kCullScale); }
 
 /// The slab test of one ray against the 8 boxes of a node, over [ray.tmin, tmax]. Returns the
-/// lanes hit, with t the entry distance. A NaN from 0 * inf (origin on a face of a parallel slab)
-/// is dropped by the operand order of max/min, so the ray counts as inside that slab.
+/// lanes hit, with t the entry distance.
 inline PackHit<simd::Float8> ray_vs_node(const WideNode& node, const NodeRay& ray, float tmax) {
   using F = simd::Float8;
   const auto* planes = reinterpret_cast<const char*>(&node.bounds);
@@ -92,8 +84,7 @@ inline PackHit<simd::Float8> ray_vs_node(const WideNode& node, const NodeRay& ra
   for (int i = 0; i < 3; ++i) {
     const F near = *reinterpret_cast<const F*>(planes + ray.planes->near[i]);
     const F far = *reinterpret_cast<const F*>(planes + ray.planes->far[i]);
-    t0 = max((near - ray.origin[i]) * ray.inv_near[i], t0);
-    t1 = min((far - ray.origin[i]) * ray.inv_far[i], t1);
+    clip_to_slab(near, far, ray.origin[i], ray.inv_near[i], ray.inv_far[i], t0, t1);
   }
   PackHit<F> out;
   out.hit = t0 <= t1;
