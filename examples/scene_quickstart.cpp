@@ -49,7 +49,7 @@ int main() {
   scene.raycast_all(aim, through, shot);
   for (const QueryHit& h : through) {
     std::printf("  %6.2f m  user %llu  %s\n", h.distance, (unsigned long long)h.user_id,
-                (h.flags & kQueryExit) ? "exit" : "entry");
+                (h.flags & kHitExit) ? "exit" : "entry");
   }
   // Wall entry and exit, then the blue character's entry and exit.
   if (through.size() != 4 || through[2].collider != blue) return std::printf("unexpected penetration list\n"), 1;

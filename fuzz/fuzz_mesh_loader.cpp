@@ -106,7 +106,7 @@ void check_ray(const MeshBvh& bvh, const Rayf& ray) {
     if (!std::isfinite(hit.normal.x) || !std::isfinite(hit.normal.y) || !std::isfinite(hit.normal.z)) {
       fail("a hit with a non-finite normal");
     }
-  } else if (hit.triangle != hitscan::kNoTriangle || hit.t != hitscan::kInfinity<float>) {
+  } else if (hit.triangle != hitscan::kNoPrimitive || hit.t != hitscan::kInfinity<float>) {
     fail("a miss that is not the documented miss");
   }
   if (bvh.occluded(ray) != hit.hit) fail("occluded() disagrees with intersect()");

@@ -25,7 +25,7 @@ class BruteForceBackend final : public Backend {
   void closest(std::span<const Rayf> rays, ResultSpan out) const override {
     for (std::size_t i = 0; i < rays.size(); ++i) {
       WatertightRay<float> ray = WatertightRay<float>::from_ray(rays[i]);
-      std::uint32_t best = kNoTriangle;
+      std::uint32_t best = kNoPrimitive;
       float best_t = kInfinity<float>;
       for (std::size_t k = 0; k < triangles_.size(); ++k) {
         const RayHitf hit = ray_vs_triangle(triangles_[k], ray, rays[i].dir);

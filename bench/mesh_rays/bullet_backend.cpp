@@ -29,7 +29,7 @@ class ClosestTriangle final : public btTriangleRaycastCallback {
     triangle = static_cast<std::uint32_t>(std::size_t(part) * kPartTriangles + std::size_t(triangle_index));
     return fraction;  // becomes m_hitFraction: only closer triangles are reported afterwards
   }
-  std::uint32_t triangle = kNoTriangle;
+  std::uint32_t triangle = kNoPrimitive;
 };
 
 // The mesh's arrays as Bullet's parts, read in place (each part sees every vertex).
@@ -78,7 +78,7 @@ class BulletBackend final : public Backend {
       const btVector3 to(end.x, end.y, end.z);
       ClosestTriangle callback(from, to);
       mesh_->shape.performRaycast(&callback, from, to);
-      const bool hit = callback.triangle != kNoTriangle;
+      const bool hit = callback.triangle != kNoPrimitive;
       out.t[i] = hit ? callback.m_hitFraction * r.tmax : kInfinity<float>;
       out.triangle[i] = callback.triangle;
     }

@@ -42,7 +42,7 @@ ExactHit exact_hit(const TriangleMesh& mesh, std::uint32_t triangle, const Rayf&
 }
 
 void print_answer(const char* label, float t, std::uint32_t triangle, const TriangleMesh& mesh, const Rayf& ray) {
-  if (triangle == kNoTriangle) {
+  if (triangle == kNoPrimitive) {
     std::printf("%s miss", label);
     return;
   }

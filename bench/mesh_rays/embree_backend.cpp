@@ -117,7 +117,7 @@ class EmbreeBackend final : public Backend {
       rtcIntersect1(scene_->scene, &context, &rayhit);
       const bool hit = rayhit.hit.geomID != RTC_INVALID_GEOMETRY_ID;
       out.t[i] = hit ? rayhit.ray.tfar : kInfinity<float>;
-      out.triangle[i] = hit ? rayhit.hit.primID : kNoTriangle;
+      out.triangle[i] = hit ? rayhit.hit.primID : kNoPrimitive;
     }
   }
 
@@ -174,7 +174,7 @@ class EmbreePacket8Backend final : public Backend {
       for (std::size_t k = 0; k < lanes; ++k) {
         const bool hit = packet.hit.geomID[k] != RTC_INVALID_GEOMETRY_ID;
         out.t[first + k] = hit ? packet.ray.tfar[k] : kInfinity<float>;
-        out.triangle[first + k] = hit ? packet.hit.primID[k] : kNoTriangle;
+        out.triangle[first + k] = hit ? packet.hit.primID[k] : kNoPrimitive;
       }
     }
   }
@@ -209,7 +209,7 @@ class EmbreeStreamBackend final : public Backend {
     for (std::size_t i = 0; i < rays.size(); ++i) {
       const bool hit = records[i].hit.geomID != RTC_INVALID_GEOMETRY_ID;
       out.t[i] = hit ? records[i].ray.tfar : kInfinity<float>;
-      out.triangle[i] = hit ? records[i].hit.primID : kNoTriangle;
+      out.triangle[i] = hit ? records[i].hit.primID : kNoPrimitive;
     }
     hit_pool_.give_back(std::move(records));
   }

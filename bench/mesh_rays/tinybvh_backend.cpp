@@ -104,7 +104,7 @@ class TinybvhBackend final : public Backend {
       tree_->bvh.Intersect(ray);
       const bool hit = ray.hit.t < tmax;
       out.t[i] = hit ? ray.hit.t + std::max(rays[i].tmin, 0.0f) : kInfinity<float>;
-      out.triangle[i] = hit ? ray.hit.prim : kNoTriangle;
+      out.triangle[i] = hit ? ray.hit.prim : kNoPrimitive;
     }
   }
 

@@ -14,7 +14,7 @@ bool not_the_shooter(hitscan::ColliderId, std::uint64_t user_id, std::uint32_t, 
 
 // Walks the crossings of a ray, nearest first, spending `budget` on every metre spent inside
 // something (overlapping objects count once), and stops where it runs out, at the floor, or at the
-// end of the range. A crossing is an exit when it leaves a solid (kQueryExit) or meets a cover
+// end of the range. A crossing is an exit when it leaves a solid (kHitExit) or meets a cover
 // mesh from behind: cover meshes are closed and wound outwards, so a round goes in through a front
 // face and out through a back face. An exit with no entry before it (a muzzle inside cover, where
 // no one here stands) is skipped.
@@ -38,7 +38,7 @@ std::vector<Passage> penetrate(const std::vector<hitscan::QueryHit>& crossings, 
       budget -= material;
     }
     previous = crossing.distance;
-    if ((crossing.flags & hitscan::kQueryExit) != 0 || crossing.back_face()) {
+    if ((crossing.flags & hitscan::kHitExit) != 0 || crossing.back_face()) {
       const auto left = std::find_if(inside.begin(), inside.end(),
                                      [&](std::size_t i) { return passages[i].collider == crossing.collider; });
       if (left != inside.end()) {

@@ -15,11 +15,11 @@ namespace {
 
 static_assert(HS_NO_COLLIDER == kNoCollider && HS_NO_PRIMITIVE == kNoPrimitive);
 static_assert(HS_LAYER_COUNT == kLayerCount && HS_ALL_LAYERS == kAllLayers);
-static_assert(HS_HIT_STARTED_INSIDE == kQueryStartedInside && HS_HIT_BACK_FACE == kQueryBackFace &&
-              HS_HIT_EXIT == kQueryExit);
-static_assert(HS_FEATURE_FACE == static_cast<int>(HitFeature::face) &&
-              HS_FEATURE_EDGE == static_cast<int>(HitFeature::edge) &&
-              HS_FEATURE_VERTEX == static_cast<int>(HitFeature::vertex));
+static_assert(HS_HIT_STARTED_INSIDE == kHitStartedInside && HS_HIT_BACK_FACE == kHitBackFace &&
+              HS_HIT_EXIT == kHitExit);
+static_assert(HS_FEATURE_FACE == static_cast<int>(Feature::face) &&
+              HS_FEATURE_EDGE == static_cast<int>(Feature::edge) &&
+              HS_FEATURE_VERTEX == static_cast<int>(Feature::vertex));
 static_assert(HS_FACES_BOTH == static_cast<int>(FaceMode::both) &&
               HS_FACES_FRONT_ONLY == static_cast<int>(FaceMode::front_only) &&
               HS_FACES_BACK_ONLY == static_cast<int>(FaceMode::back_only));

@@ -27,7 +27,7 @@ hs_status build_mesh(const Entry& entry, const float* positions, std::size_t ver
     return entry.fail(HS_OUT_OF_RANGE, "vertex_count %zu is more than an array can hold", vertex_count);
   }
   // Triangle indices are 32-bit, and one value is the mesh layer's "no triangle".
-  if (triangle_count > kMaxTriangles || triangle_count >= kNoTriangle) {
+  if (triangle_count > kMaxTriangles || triangle_count >= kNoPrimitive) {
     return entry.fail(HS_OUT_OF_RANGE, "triangle_count %zu is more than a mesh can hold", triangle_count);
   }
   // Checked here rather than left to TriangleMesh::make so that the code says what went wrong.

@@ -24,7 +24,7 @@ LeafPack make_pack(const TriangleMesh& mesh, const std::array<std::uint32_t, 4>&
   float lanes[9][4];
   for (auto& field : lanes) std::fill(std::begin(field), std::end(field), std::numeric_limits<float>::quiet_NaN());
   for (int lane = 0; lane < 4; ++lane) {
-    if (ids[lane] == kNoTriangle) continue;
+    if (ids[lane] == kNoPrimitive) continue;
     const Trianglef t = mesh.triangle(ids[lane]);
     const Vec3f corners[3] = {t.v0, t.v1, t.v2};
     if (bounds) bounds->grow(t.v0), bounds->grow(t.v1), bounds->grow(t.v2);
@@ -66,7 +66,7 @@ Result<MeshBvh> MeshBvh::build(std::shared_ptr<const TriangleMesh> mesh, const b
     return Status{StatusCode::invalid_argument, "MeshBvh::build: max_leaf_size " + std::to_string(settings.max_leaf_size) +
                                                     " is above " + std::to_string(4 * bvh::kMaxLeafItems)};
   }
-  if (mesh->triangle_count() >= kNoTriangle) {
+  if (mesh->triangle_count() >= kNoPrimitive) {
     return Status{StatusCode::invalid_argument, "MeshBvh::build: more triangles than 32-bit indices can name"};
   }
   // The triangles' boxes, handed to the builder a chunk at a time rather than as one array.
@@ -94,7 +94,7 @@ Result<MeshBvh> MeshBvh::build(std::shared_ptr<const TriangleMesh> mesh, const b
     for (std::uint32_t k = 0; k < count; k += 4) {
       std::array<std::uint32_t, 4> ids;
       for (std::uint32_t lane = 0; lane < 4; ++lane) {
-        ids[lane] = k + lane < count ? binary.primitive_order[first + k + lane] : kNoTriangle;
+        ids[lane] = k + lane < count ? binary.primitive_order[first + k + lane] : kNoPrimitive;
       }
       data->packs.push_back(make_pack(*mesh, ids));
     }
@@ -125,7 +125,7 @@ MeshHit MeshBvh::intersect_counted(const Rayf& ray, FaceMode faces, HitFields fi
     FaceMode faces;
     std::uint32_t* triangles;
     std::optional<WatertightRay<float>> prepared;
-    std::uint32_t best_pack = 0, best_id = kNoTriangle;
+    std::uint32_t best_pack = 0, best_id = kNoPrimitive;
     int best_lane = -1;
     float best_u = 0, best_v = 0;
     bool best_back = false;

@@ -22,7 +22,7 @@ using TrianglePack4 = TrianglePack<simd::Float4>;
 struct LeafPack {
   /// Padding lanes are NaN (never hit).
   TrianglePack4 triangles;
-  /// The mesh's triangle index of every lane (kNoTriangle for padding).
+  /// The mesh's triangle index of every lane (kNoPrimitive for padding).
   std::array<std::uint32_t, 4> ids;
 };
 

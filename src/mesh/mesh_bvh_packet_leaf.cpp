@@ -82,7 +82,7 @@ void rays_vs_pack(Packet& p, const LeafPack& leaf, std::uint32_t pack, std::uint
     return float_at(corners, (3 * vertex + axis) * sizeof(simd::Float4) + lane * sizeof(float));
   };
   for (int lane = 0; lane < 4; ++lane) {
-    if (leaf.ids[lane] == kNoTriangle) continue;
+    if (leaf.ids[lane] == kNoPrimitive) continue;
     const F v0x(coordinate(0, p.kx, lane)), v0y(coordinate(0, p.ky, lane)), v0z(coordinate(0, p.kz, lane));
     const F v1x(coordinate(1, p.kx, lane)), v1y(coordinate(1, p.ky, lane)), v1z(coordinate(1, p.kz, lane));
     const F v2x(coordinate(2, p.kx, lane)), v2y(coordinate(2, p.ky, lane)), v2z(coordinate(2, p.kz, lane));

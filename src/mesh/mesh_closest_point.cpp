@@ -47,7 +47,7 @@ MeshClosestPoint search(const MeshBvh::Data& d, Vec3f world_p, Vec3f local_p, fl
         const LeafPack& leaf = d.packs[p];
         for (int lane = 0; lane < 4; ++lane) {
           const std::uint32_t id = leaf.ids[lane];
-          if (id == kNoTriangle) continue;
+          if (id == kNoPrimitive) continue;
           Trianglef tri = lane_triangle(leaf.triangles, lane);
           if (world) tri = {world->apply_point(tri.v0), world->apply_point(tri.v1), world->apply_point(tri.v2)};
           const TriangleClosestPoint<float> c = closest_point_on_triangle(tri, world_p);

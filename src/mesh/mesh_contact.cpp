@@ -66,7 +66,7 @@ bool visit_candidates(const Shape& a, const MeshBvh& b, float margin, ContactTol
       const LeafPack& pack = tree->packs[p];
       for (int lane = 0; lane < 4; ++lane) {
         // The pack holds the mesh's own floats, read here from the lines the walk just touched.
-        if (pack.ids[lane] != kNoTriangle && visit(pack.ids[lane], lane_triangle(pack.triangles, lane))) return true;
+        if (pack.ids[lane] != kNoPrimitive && visit(pack.ids[lane], lane_triangle(pack.triangles, lane))) return true;
       }
     }
     return false;

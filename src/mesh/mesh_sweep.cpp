@@ -68,7 +68,7 @@ MeshSweepHit walk(const MeshBvh::Data& tree, Vec3f center, Vec3f half, Vec3f dir
       for (std::uint32_t p = entry.first; p < entry.first + entry.count; ++p) {
         const LeafPack& pack = tree.packs[p];
         for (int lane = 0; lane < 4; ++lane) {
-          if (pack.ids[lane] == kNoTriangle) continue;
+          if (pack.ids[lane] == kNoPrimitive) continue;
           // One ulp beyond the best distance, so that a triangle met at that same distance is
           // still found (ties go to the deeper start, then the lower index).
           const SweepHitf h = cast(lane_triangle(pack.triangles, lane), std::nextafter(limit, kInfinity<float>));

@@ -252,13 +252,13 @@ Result<WindingNumber> WindingNumber::make(std::shared_ptr<const MeshBvh> bvh, do
         const std::uint32_t first = node.child[i], last = first + node.count[i];
         for (std::uint32_t p = first; p < last; ++p) {
           for (int lane = 0; lane < 4; ++lane) {
-            if (tree.packs[p].ids[lane] != kNoTriangle) add_area(m, lane_triangle(tree.packs[p].triangles, lane));
+            if (tree.packs[p].ids[lane] != kNoPrimitive) add_area(m, lane_triangle(tree.packs[p].triangles, lane));
           }
         }
         m.centre = expansion_centre(m, box);
         for (std::uint32_t p = first; p < last; ++p) {
           for (int lane = 0; lane < 4; ++lane) {
-            if (tree.packs[p].ids[lane] != kNoTriangle) add_higher(m, lane_triangle(tree.packs[p].triangles, lane));
+            if (tree.packs[p].ids[lane] != kNoPrimitive) add_higher(m, lane_triangle(tree.packs[p].triangles, lane));
           }
         }
       }
@@ -304,7 +304,7 @@ double WindingNumber::operator()(Vec3f point) const {
         for (std::uint32_t k = slot.child; k < slot.child + slot.count; ++k) {
           const LeafPack& pack = tree.packs[k];
           for (int lane = 0; lane < 4; ++lane) {
-            if (pack.ids[lane] != kNoTriangle) sum += triangle_solid_angle(lane_triangle(pack.triangles, lane), p);
+            if (pack.ids[lane] != kNoPrimitive) sum += triangle_solid_angle(lane_triangle(pack.triangles, lane), p);
           }
         }
       }

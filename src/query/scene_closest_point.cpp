@@ -18,7 +18,7 @@ struct SurfacePoint {
   bool inside = false;  // the query point is in the solid (and the point is the query point)
   std::uint32_t primitive = kNoPrimitive;
   float u = 0, v = 0;
-  HitFeature feature = HitFeature::face;
+  Feature feature = Feature::face;
 };
 
 Vec3f direction_or(Vec3f d, Vec3f fallback) {
@@ -118,7 +118,7 @@ bool collider_closest(const CommittedCollider& c, Vec3f p, float limit, bool sol
     const MeshClosestPoint m = mesh->closest_point(p, limit);
     if (!m.found) return false;
     out = {m.point, m.normal, false, m.triangle, m.u, m.v,
-           m.feature == Feature::vertex ? HitFeature::vertex : m.feature == Feature::edge ? HitFeature::edge : HitFeature::face};
+           m.feature == Feature::vertex ? Feature::vertex : m.feature == Feature::edge ? Feature::edge : Feature::face};
     return true;
   }
   if (const auto* plane = std::get_if<Planef>(&shape)) {
@@ -171,7 +171,7 @@ QueryHit Scene::closest_point(Vec3f p, const QueryOptions& options, QueryStats* 
     if (d2 > best_d2 || (best.hit && d2 == best_d2 && c.id > best.collider)) return;
     best_d2 = d2;
     best.hit = true;
-    best.flags = sp.inside ? kQueryStartedInside : 0;
+    best.flags = sp.inside ? kHitStartedInside : 0;
     best.feature = sp.feature;
     best.point = sp.point;
     best.face_normal = sp.face_normal;

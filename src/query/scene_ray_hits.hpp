@@ -68,9 +68,9 @@ inline Vec3f outward_normal(const WorldShape& shape, Vec3f p) {
   return normalize(radial);
 }
 
-inline HitFeature triangle_feature(float u, float v) {
+inline Feature triangle_feature(float u, float v) {
   const int zeros = (u == 0.0f) + (v == 0.0f) + (1.0f - u - v == 0.0f);
-  return zeros >= 2 ? HitFeature::vertex : zeros == 1 ? HitFeature::edge : HitFeature::face;
+  return zeros >= 2 ? Feature::vertex : zeros == 1 ? Feature::edge : Feature::face;
 }
 
 inline QueryHit make_hit(const CommittedCollider& c, const Rayf& ray, float distance, Vec3f face_normal, std::uint8_t flags) {
@@ -92,7 +92,7 @@ inline QueryHit make_hit(const CommittedCollider& c, const Rayf& ray, float dist
 // A mesh's hit as the scene reports it, from its t, normal (in the world), triangle and
 // barycentrics; the point is the ray's at t, as the mesh's own would be.
 inline QueryHit from_mesh_hit(const CommittedCollider& c, const Rayf& ray, const MeshHit& m) {
-  QueryHit h = make_hit(c, ray, m.t, m.normal, m.back_face ? kQueryBackFace : 0);
+  QueryHit h = make_hit(c, ray, m.t, m.normal, m.back_face ? kHitBackFace : 0);
   h.primitive = m.triangle;
   h.u = m.u;
   h.v = m.v;
@@ -127,16 +127,16 @@ inline bool nearest_hit(const CommittedCollider& c, const Rayf& ray, const Query
   if (!r.hit) return false;
   if (!is_solid(c.shape)) {
     if (!face_accepted(r.back_face(), options.faces)) return false;
-    out = make_hit(c, ray, r.t, r.normal, r.back_face() ? kQueryBackFace : 0);
+    out = make_hit(c, ray, r.t, r.normal, r.back_face() ? kHitBackFace : 0);
     return true;
   }
   if (!r.started_inside()) {
     out = make_hit(c, ray, r.t, r.normal, 0);
   } else if (options.solid) {
-    out = make_hit(c, ray, r.t, r.normal, kQueryStartedInside);
+    out = make_hit(c, ray, r.t, r.normal, kHitStartedInside);
     out.face_normal = r.normal;  // no surface at the start: the normal against the ray
   } else if (r.t_exit <= ray.tmax) {
-    out = make_hit(c, ray, r.t_exit, outward_normal(c.shape, ray.at(r.t_exit)), kQueryExit);
+    out = make_hit(c, ray, r.t_exit, outward_normal(c.shape, ray.at(r.t_exit)), kHitExit);
   } else {
     return false;
   }
@@ -148,7 +148,7 @@ inline bool hit_before(const QueryHit& a, const QueryHit& b) {
   if (a.distance != b.distance) return a.distance < b.distance;
   if (a.collider != b.collider) return a.collider < b.collider;
   if (a.primitive != b.primitive) return a.primitive < b.primitive;
-  return (a.flags & kQueryExit) < (b.flags & kQueryExit);
+  return (a.flags & kHitExit) < (b.flags & kHitExit);
 }
 
 }  // namespace hitscan::scene_ray

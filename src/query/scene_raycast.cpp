@@ -30,17 +30,17 @@ void all_hits(const CommittedCollider& c, const Rayf& ray, const QueryOptions& o
   const RayHitf r = ray_vs_analytic(c.shape, ray);
   if (!r.hit) return;
   if (!is_solid(c.shape)) {
-    if (face_accepted(r.back_face(), options.faces)) out.push_back(make_hit(c, ray, r.t, r.normal, r.back_face() ? kQueryBackFace : 0));
+    if (face_accepted(r.back_face(), options.faces)) out.push_back(make_hit(c, ray, r.t, r.normal, r.back_face() ? kHitBackFace : 0));
     return;
   }
   if (!r.started_inside()) {
     out.push_back(make_hit(c, ray, r.t, r.normal, 0));
   } else if (options.solid) {
-    QueryHit start = make_hit(c, ray, r.t, r.normal, kQueryStartedInside);
+    QueryHit start = make_hit(c, ray, r.t, r.normal, kHitStartedInside);
     start.face_normal = r.normal;
     out.push_back(start);
   }
-  if (r.t_exit <= ray.tmax) out.push_back(make_hit(c, ray, r.t_exit, outward_normal(c.shape, ray.at(r.t_exit)), kQueryExit));
+  if (r.t_exit <= ray.tmax) out.push_back(make_hit(c, ray, r.t_exit, outward_normal(c.shape, ray.at(r.t_exit)), kHitExit));
 }
 
 // The nearest hit (or, with stop_at_first, any hit) over the unbounded colliders and the

@@ -167,7 +167,7 @@ Capsulef to_local(const Capsulef& q, const Transformf& t, float s) {
 QueryHit make_hit(const CommittedCollider& c, const SweepHitf& h, Vec3f face_normal) {
   QueryHit out;
   out.hit = true;
-  out.flags = h.started_in_contact ? kQueryStartedInside : 0;
+  out.flags = h.started_in_contact ? kHitStartedInside : 0;
   out.distance = h.distance;
   out.point = h.point;
   out.normal = h.normal;

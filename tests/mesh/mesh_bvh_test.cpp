@@ -28,7 +28,7 @@ void expect_matches_brute_force(const MeshBvh& bvh, const Rayf& ray, FaceMode fa
   ASSERT_EQ(hit.hit, expected.hit) << "ray " << i;
   EXPECT_EQ(bvh.occluded(ray, faces), expected.hit) << "ray " << i;
   if (!expected.hit) {
-    EXPECT_EQ(hit.triangle, kNoTriangle);
+    EXPECT_EQ(hit.triangle, kNoPrimitive);
     return;
   }
   ASSERT_EQ(hit.t, expected.t) << "ray " << i;

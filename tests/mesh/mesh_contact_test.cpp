@@ -68,7 +68,7 @@ void expect_matches_brute_force(const Shape& shape, const MeshBvh& bvh, float ma
   const MeshContact deepest = contact(shape, bvh, margin, tol);
   if (expected.empty()) {
     ASSERT_FALSE(deepest.contact.touching) << what;
-    ASSERT_EQ(deepest.triangle, kNoTriangle) << what;
+    ASSERT_EQ(deepest.triangle, kNoPrimitive) << what;
   } else {
     ASSERT_EQ(deepest.triangle, expected[0].triangle) << what;
     ASSERT_TRUE(same(deepest.contact, expected[0].contact)) << what;

@@ -13,7 +13,7 @@ namespace hitscan {
 namespace {
 
 struct BruteSweep {
-  std::uint32_t triangle = kNoTriangle;
+  std::uint32_t triangle = kNoPrimitive;
   SweepHitf sweep;
 };
 

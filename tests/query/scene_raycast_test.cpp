@@ -145,7 +145,7 @@ TEST(SceneRaycast, ThroughASolidSphereGivesEntryThenExit) {
   ASSERT_EQ(scene.raycast_all({{-10, 0, 0}, {2, 0, 0}}, all), 2u);
   EXPECT_FLOAT_EQ(all[0].distance, 8.0f);
   EXPECT_FLOAT_EQ(all[1].distance, 12.0f);
-  EXPECT_EQ(all[1].flags & kQueryExit, kQueryExit);
+  EXPECT_EQ(all[1].flags & kHitExit, kHitExit);
   EXPECT_EQ(all[0].collider, id);
   EXPECT_EQ(all[0].user_id, 99u);
   EXPECT_EQ(all[0].normal, (Vec3f{-1, 0, 0}));
@@ -168,7 +168,7 @@ TEST(SceneRaycast, StartingInsideASolidHitsAtZeroOrAtTheExit) {
   ASSERT_TRUE(exit.hit);
   EXPECT_FLOAT_EQ(exit.distance, 0.5f);
   EXPECT_EQ(exit.face_normal, (Vec3f{1, 0, 0}));
-  EXPECT_EQ(exit.flags & kQueryExit, kQueryExit);
+  EXPECT_EQ(exit.flags & kHitExit, kHitExit);
 }
 
 TEST(SceneRaycast, FaceModeSelectsThePlanesSide) {

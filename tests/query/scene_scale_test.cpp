@@ -669,7 +669,7 @@ struct Compare {
       if (unit.primitive == kNoPrimitive || got.primitive == kNoPrimitive) {
         report.fail(k, kind, query,
                     "primitive " + std::to_string(got.primitive) + ", at k=1: " + std::to_string(unit.primitive));
-      } else if (unit.feature == HitFeature::face && clear_of_edges(unit.u, unit.v)) {
+      } else if (unit.feature == Feature::face && clear_of_edges(unit.u, unit.v)) {
         if (unit.primitive != got.primitive) {
           report.fail(k, kind, query,
                       "triangle " + std::to_string(got.primitive) + ", at k=1: " + std::to_string(unit.primitive));
@@ -741,7 +741,7 @@ void check_unit_answers(const Probes& p, const Answers& a, Report& report) {
         ok = h.hit && h.user_id == user_id_of(target) && h.started_inside() && h.distance == 0;
         break;
       case Expect::exit:
-        ok = h.hit && h.user_id == user_id_of(target) && (h.flags & kQueryExit) != 0;
+        ok = h.hit && h.user_id == user_id_of(target) && (h.flags & kHitExit) != 0;
         break;
     }
     if (!ok) {

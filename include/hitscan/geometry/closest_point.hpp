@@ -16,12 +16,11 @@
 
 #include <cstdint>
 
+#include "hitscan/geometry/ray.hpp"
 #include "hitscan/geometry/shapes.hpp"
 
 namespace hitscan {
 
-/// Which feature of a triangle the closest point lies on.
-enum class Feature : std::uint8_t { face, edge, vertex };
 
 /// A point of a segment with its parameter: point = a + t (b - a), t in [0, 1].
 template <Real T>

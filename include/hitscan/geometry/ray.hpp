@@ -77,14 +77,21 @@ constexpr bool in_range(T t, const Ray<T>& ray) {
   return t >= ray.tmin && t <= ray.tmax && t < kInfinity<T>;
 }
 
-/// Bits of RayHit::flags.
-enum HitFlags : std::uint32_t {
+/// Bits of the flags of every hit record (RayHit, QueryHit).
+enum HitFlags : std::uint8_t {
   /// The point at tmin is inside a solid shape: the hit is reported at tmin, its normal is the
-  /// unit -dir, and t_exit says where the ray leaves the solid.
+  /// unit -dir, and t_exit says where the ray leaves the solid. Scene sweeps and overlaps: the
+  /// shapes are already in contact at the start.
   kHitStartedInside = 1u << 0,
   /// The ray met an open surface (plane, disc, triangle, polygon) from the side its normal points away from.
   kHitBackFace = 1u << 1,
+  /// The crossing is where the ray leaves a solid (scene queries: raycast_all, and raycast with
+  /// QueryOptions::solid false).
+  kHitExit = 1u << 2,
 };
+
+/// Where on a primitive a hit or a closest point lies: inside a face, on an edge or at a vertex.
+enum class Feature : std::uint8_t { face, edge, vertex };
 
 /// Result of a ray-vs-shape kernel. On a miss `hit` is false and the other fields keep their
 /// defaults (t = t_exit = +inf).

@@ -23,16 +23,18 @@ struct Packet;  // a prepared run of coherent rays (src/mesh/mesh_bvh_packet.hpp
 /// Which faces a query hits. The front is the side (v1 - v0) x (v2 - v0) points to.
 enum class FaceMode : std::uint8_t { both, front_only, back_only };
 
-inline constexpr std::uint32_t kNoTriangle = 0xFFFFFFFFu;
+/// The primitive (triangle) index of no primitive: MeshHit::triangle and QueryHit::primitive on a
+/// miss, and QueryHit::primitive for analytic shapes.
+inline constexpr std::uint32_t kNoPrimitive = 0xFFFFFFFFu;
 
-/// A ray's hit on a mesh. On a miss `hit` is false, t = +inf and triangle = kNoTriangle.
+/// A ray's hit on a mesh. On a miss `hit` is false, t = +inf and triangle = kNoPrimitive.
 struct MeshHit {
   bool hit = false;
   bool back_face = false;
   float t = kInfinity<float>;
   /// Barycentrics: point = (1 - u - v) v0 + u v1 + v v2.
   float u = 0, v = 0;
-  std::uint32_t triangle = kNoTriangle;
+  std::uint32_t triangle = kNoPrimitive;
   Vec3f point{};
   /// Unit geometric normal (v1 - v0) x (v2 - v0) of the hit triangle, as wound, not flipped.
   Vec3f normal{};
@@ -65,13 +67,13 @@ constexpr HitFields without(HitFields set, HitFields removed) {
 }
 
 /// The point of a mesh nearest to a query point. On a miss `found` is false, distance is +inf and
-/// triangle = kNoTriangle.
+/// triangle = kNoPrimitive.
 struct MeshClosestPoint {
   bool found = false;
   /// Where on the triangle the point lies (face, edge or vertex; see TriangleClosestPoint).
   Feature feature = Feature::face;
   float distance = kInfinity<float>;
-  std::uint32_t triangle = kNoTriangle;
+  std::uint32_t triangle = kNoPrimitive;
   /// Barycentrics: point = (1 - u - v) v0 + u v1 + v v2.
   float u = 0, v = 0;
   Vec3f point{};

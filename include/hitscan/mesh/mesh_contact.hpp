@@ -22,7 +22,7 @@ namespace hitscan {
 
 /// A touching triangle of the mesh and the shape's contact with it.
 struct MeshContact {
-  std::uint32_t triangle = kNoTriangle;
+  std::uint32_t triangle = kNoPrimitive;
   Contactf contact{};
 
   explicit operator bool() const { return contact.touching; }
@@ -35,7 +35,7 @@ bool overlap(const Capsulef& a, const MeshBvh& b, ContactTolerancef tol = {});
 bool overlap(const Obbf& a, const MeshBvh& b, ContactTolerancef tol = {});
 
 /// The deepest contact (largest depth; the lowest triangle index on a tie) among the triangles
-/// within max(margin, 0) + tolerance of the shape. None: touching = false, triangle = kNoTriangle.
+/// within max(margin, 0) + tolerance of the shape. None: touching = false, triangle = kNoPrimitive.
 MeshContact contact(const Spheref& a, const MeshBvh& b, float margin = 0, ContactTolerancef tol = {});
 MeshContact contact(const Capsulef& a, const MeshBvh& b, float margin = 0, ContactTolerancef tol = {});
 MeshContact contact(const Obbf& a, const MeshBvh& b, float margin = 0, ContactTolerancef tol = {});

@@ -20,13 +20,13 @@
 namespace hitscan {
 
 struct MeshSweepHit {
-  std::uint32_t triangle = kNoTriangle;
+  std::uint32_t triangle = kNoPrimitive;
   SweepHitf sweep{};
 
   explicit operator bool() const { return sweep.hit; }
 };
 
-/// direction is expected unit length; max_distance >= 0. A miss leaves triangle = kNoTriangle.
+/// direction is expected unit length; max_distance >= 0. A miss leaves triangle = kNoPrimitive.
 MeshSweepHit sphere_cast(const Spheref& moving, Vec3f direction, float max_distance, const MeshBvh& mesh,
                          ContactTolerancef tol = {});
 MeshSweepHit capsule_cast(const Capsulef& moving, Vec3f direction, float max_distance, const MeshBvh& mesh,

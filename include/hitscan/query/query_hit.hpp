@@ -10,26 +10,15 @@
 
 namespace hitscan {
 
-/// Where on a primitive a hit lies. Triangles report an edge or a vertex when the hit's
-/// barycentrics put it exactly there; analytic shapes report face.
-enum class HitFeature : std::uint8_t { face, edge, vertex };
-
-enum QueryHitFlags : std::uint8_t {
-  /// The query started inside a solid (or, for sweeps and overlaps, already in contact).
-  kQueryStartedInside = 1u << 0,
-  /// An open surface (triangle, plane, polygon) was met from behind its front face.
-  kQueryBackFace = 1u << 1,
-  /// The crossing is where the ray leaves a solid (raycast_all, and raycast with solid = false).
-  kQueryExit = 1u << 2,
-};
-
-inline constexpr std::uint32_t kNoPrimitive = 0xFFFFFFFFu;
-
 /// One hit. On a miss `hit` is false, distance is +inf and collider is kNoCollider.
 struct QueryHit {
   bool hit = false;
+  /// HitFlags: kHitStartedInside (the query started inside a solid or, for sweeps and overlaps,
+  /// already in contact), kHitBackFace, kHitExit.
   std::uint8_t flags = 0;
-  HitFeature feature = HitFeature::face;
+  /// Where on the primitive: triangles report an edge or a vertex when the hit's barycentrics
+  /// put it exactly there; analytic shapes report face.
+  Feature feature = Feature::face;
   /// World distance along the query's (normalised) direction; for closest_point, the distance
   /// from the query point.
   float distance = std::numeric_limits<float>::infinity();
@@ -47,13 +36,13 @@ struct QueryHit {
   std::uint32_t primitive = kNoPrimitive;
   /// Mesh colliders: barycentrics, point = (1 - u - v) v0 + u v1 + v v2.
   float u = 0, v = 0;
-  /// Sweeps that start in contact (kQueryStartedInside): how deep the shapes overlap at the
+  /// Sweeps that start in contact (kHitStartedInside): how deep the shapes overlap at the
   /// start, along normal; 0 otherwise.
   float depth = 0;
 
   explicit operator bool() const { return hit; }
-  bool started_inside() const { return (flags & kQueryStartedInside) != 0; }
-  bool back_face() const { return (flags & kQueryBackFace) != 0; }
+  bool started_inside() const { return (flags & kHitStartedInside) != 0; }
+  bool back_face() const { return (flags & kHitBackFace) != 0; }
 };
 
 /// Decides per collider whether a query sees it (after the layer mask). Plain function and
@@ -71,8 +60,8 @@ struct QueryOptions {
   float max_distance = std::numeric_limits<float>::infinity();
   /// Which faces of open surfaces (triangles, planes, polygons) count.
   FaceMode faces = FaceMode::both;
-  /// Solids are solid: a ray starting inside one hits at distance 0 (kQueryStartedInside).
-  /// false: solids are shells, and such a ray hits where it leaves (kQueryExit).
+  /// Solids are solid: a ray starting inside one hits at distance 0 (kHitStartedInside).
+  /// false: solids are shells, and such a ray hits where it leaves (kHitExit).
   bool solid = true;
   QueryFilter filter{};
   /// Overlap queries: also compute each touching collider's contact (OverlapHit::contact). Off by

@@ -85,9 +85,9 @@ class Scene {
   /// Whether anything is hit; stops at the first hit found.
   bool raycast_any(const QueryRay& ray, const QueryOptions& options = {}, QueryStats* stats = nullptr) const;
   /// Every surface crossing within the distance limit, sorted by distance (then by collider and
-  /// primitive): a ray through a solid gives its entry and its exit (kQueryExit), a ray through a
+  /// primitive): a ray through a solid gives its entry and its exit (kHitExit), a ray through a
   /// mesh each triangle it crosses, exactly once at shared edges and vertices. A ray starting
-  /// inside a solid gives, with options.solid, a hit at distance 0 (kQueryStartedInside) and then
+  /// inside a solid gives, with options.solid, a hit at distance 0 (kHitStartedInside) and then
   /// the exit. `out` is cleared first; returns the count.
   std::size_t raycast_all(const QueryRay& ray, std::vector<QueryHit>& out, const QueryOptions& options = {},
                           QueryStats* stats = nullptr) const;
@@ -102,7 +102,7 @@ class Scene {
   /// point on the collider, normal the contact normal (from the collider towards the sphere),
   /// face_normal the surface's own normal there; mesh hits carry the triangle and the
   /// barycentrics of the point. A sphere already touching a
-  /// collider at the start hits at distance 0 with kQueryStartedInside, the normal that separates
+  /// collider at the start hits at distance 0 with kHitStartedInside, the normal that separates
   /// them and the depth; among several such, the deepest. A zero, NaN or infinite direction, a
   /// sphere beyond the working range (±kMaxCoordinate) or a negative radius is a miss.
   QueryHit sphere_cast(const SphereSweep& sweep, const QueryOptions& options = {}, QueryStats* stats = nullptr) const;
@@ -131,7 +131,7 @@ class Scene {
 
   /// The nearest surface point of the scene to p within options.max_distance (inclusive), through
   /// the layer mask and filter (faces do not apply). With options.solid, a p inside a solid is its
-  /// own closest point (distance 0, kQueryStartedInside); without, the nearest point of the
+  /// own closest point (distance 0, kHitStartedInside); without, the nearest point of the
   /// solid's surface. normal points from the surface to p (the face normal when p is on it),
   /// primitive, u, v and feature describe a mesh triangle's point. Convex hulls are exact: from
   /// outside the nearest point of their triangles, from inside that of their nearest face plane.
