@@ -7,7 +7,7 @@
 #include "hitscan/bvh/build.hpp"
 #include "hitscan/bvh/dynamic_tree.hpp"
 #include "hitscan/bvh/octree.hpp"
-#include "hitscan/bvh/traverse.hpp"
+#include "hitscan/bvh/detail/traverse.hpp"
 #include "hitscan/bvh/uniform_grid.hpp"
 #include "hitscan/geometry/ray_aabb.hpp"
 

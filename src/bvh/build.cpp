@@ -7,7 +7,7 @@
 #include <limits>
 
 #include "hitscan/assert.hpp"
-#include "hitscan/bvh/huge_page_allocator.hpp"
+#include "hitscan/bvh/detail/huge_page_allocator.hpp"
 #include "hitscan/math/simd.hpp"
 
 namespace hitscan::bvh {

@@ -3,7 +3,7 @@
 #include <cstdlib>
 #include <utility>
 
-#include "hitscan/bvh/prefetch.hpp"
+#include "hitscan/bvh/detail/prefetch.hpp"
 
 namespace hitscan::bvh {
 namespace {

@@ -2,9 +2,9 @@
 // then conservative advancement of the moving shape's core against the target's
 // (sweep_advancement.cpp), the radii of spheres and capsules added to the gap.
 
-#include "gjk_distance.hpp"
+#include "hitscan/geometry/detail/gjk_distance.hpp"
 #include "hitscan/geometry/gjk_epa.hpp"
-#include "sweep_support.hpp"
+#include "hitscan/geometry/detail/sweep_support.hpp"
 
 namespace hitscan {
 namespace {

@@ -3,7 +3,7 @@
 // by the smallest sub-simplex holding its point nearest the origin, with barycentric weights, from
 // which the closest points of A and B are read.
 
-#include "gjk_distance.hpp"
+#include "hitscan/geometry/detail/gjk_distance.hpp"
 
 #include <cmath>
 #include <type_traits>

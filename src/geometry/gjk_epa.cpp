@@ -8,7 +8,7 @@
 #include <limits>
 #include <vector>
 
-#include "gjk_distance.hpp"
+#include "hitscan/geometry/detail/gjk_distance.hpp"
 #include "hitscan/geometry/gjk_epa.hpp"
 #include "hitscan/geometry/shape_size.hpp"
 

@@ -2,7 +2,7 @@
 
 #include <cmath>
 
-#include "sweep_support.hpp"
+#include "hitscan/geometry/detail/sweep_support.hpp"
 
 namespace hitscan::detail {
 

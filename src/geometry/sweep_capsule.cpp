@@ -7,7 +7,7 @@
 #include "hitscan/geometry/contact_round.hpp"
 #include "hitscan/geometry/contact_triangle.hpp"
 #include "hitscan/geometry/ray_capsule.hpp"
-#include "sweep_support.hpp"
+#include "hitscan/geometry/detail/sweep_support.hpp"
 
 namespace hitscan {
 namespace {

@@ -10,7 +10,7 @@
 #include "hitscan/geometry/ray_capsule.hpp"
 #include "hitscan/geometry/ray_obb.hpp"
 #include "hitscan/geometry/ray_sphere.hpp"
-#include "sweep_support.hpp"
+#include "hitscan/geometry/detail/sweep_support.hpp"
 
 namespace hitscan {
 namespace {

@@ -10,7 +10,7 @@
 #include <type_traits>
 
 #include "hitscan/assert.hpp"
-#include "hitscan/bvh/traverse.hpp"
+#include "hitscan/bvh/detail/traverse.hpp"
 #include "hitscan/geometry/ray_triangle.hpp"
 #include "mesh_bvh_data.hpp"
 

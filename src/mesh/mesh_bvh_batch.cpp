@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "hitscan/bvh/prefetch.hpp"
+#include "hitscan/bvh/detail/prefetch.hpp"
 #include "hitscan/mesh/mesh_bvh.hpp"
 #include "ray_order.hpp"
 

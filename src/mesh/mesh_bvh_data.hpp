@@ -7,11 +7,11 @@
 #include <cstring>
 #include <vector>
 
-#include "hitscan/bvh/prefetch.hpp"
+#include "hitscan/bvh/detail/prefetch.hpp"
 #include "hitscan/bvh/wide_bvh.hpp"
 #include "hitscan/geometry/ray_triangle.hpp"
 #include "hitscan/mesh/mesh_bvh.hpp"
-#include "hitscan/bvh/huge_page_allocator.hpp"
+#include "hitscan/bvh/detail/huge_page_allocator.hpp"
 
 namespace hitscan {
 

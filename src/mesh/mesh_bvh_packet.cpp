@@ -21,8 +21,8 @@
 #include <string>
 
 #include "hitscan/assert.hpp"
-#include "hitscan/bvh/stack_rank.hpp"
-#include "hitscan/bvh/traverse.hpp"
+#include "hitscan/bvh/detail/stack_rank.hpp"
+#include "hitscan/bvh/detail/traverse.hpp"
 #include "hitscan/bvh/wide_bvh.hpp"
 #include "hitscan/geometry/ray_triangle.hpp"
 #include "mesh_bvh_packet.hpp"

@@ -8,7 +8,7 @@
 
 #include <bit>
 
-#include "hitscan/bvh/traverse.hpp"
+#include "hitscan/bvh/detail/traverse.hpp"
 #include "hitscan/geometry/ray_triangle.hpp"
 #include "mesh_bvh_packet.hpp"
 

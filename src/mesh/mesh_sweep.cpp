@@ -3,7 +3,7 @@
 #include <bit>
 #include <cmath>
 
-#include "../geometry/gjk_distance.hpp"
+#include "hitscan/geometry/detail/gjk_distance.hpp"
 #include "hitscan/geometry/shape_size.hpp"
 #include "mesh_bvh_data.hpp"
 

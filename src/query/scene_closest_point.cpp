@@ -6,7 +6,7 @@
 
 #include "hitscan/geometry/closest_point.hpp"
 #include "hitscan/geometry/convex_hull.hpp"
-#include "../geometry/cylinder_closest_point.hpp"
+#include "hitscan/geometry/detail/cylinder_closest_point.hpp"
 #include "scene_state.hpp"
 
 namespace hitscan {

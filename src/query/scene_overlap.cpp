@@ -6,8 +6,8 @@
 #include <cmath>
 #include <type_traits>
 
-#include "../geometry/cylinder_closest_point.hpp"
-#include "../geometry/gjk_distance.hpp"
+#include "hitscan/geometry/detail/cylinder_closest_point.hpp"
+#include "hitscan/geometry/detail/gjk_distance.hpp"
 #include "hitscan/geometry/contact_box_box.hpp"
 #include "hitscan/geometry/contact_capsule_box.hpp"
 #include "hitscan/geometry/contact_round.hpp"

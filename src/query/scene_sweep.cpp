@@ -13,7 +13,7 @@
 #include "hitscan/geometry/shape_size.hpp"
 #include "hitscan/geometry/sweep.hpp"
 #include "hitscan/mesh/mesh_sweep.hpp"
-#include "../geometry/sweep_support.hpp"
+#include "hitscan/geometry/detail/sweep_support.hpp"
 #include "scene_state.hpp"
 
 namespace hitscan {

@@ -3,7 +3,7 @@
 // (validate checks every quad); and every walk over it, ray, box sweep, box and nearest, against
 // brute force over the fat boxes, with nothing missing and nothing extra.
 
-#include "hitscan/bvh/dynamic_tree_quad.hpp"
+#include "hitscan/bvh/detail/dynamic_tree_quad.hpp"
 
 #include <gtest/gtest.h>
 

@@ -1,4 +1,4 @@
-#include "hitscan/bvh/traverse.hpp"
+#include "hitscan/bvh/detail/traverse.hpp"
 
 #include <gtest/gtest.h>
 

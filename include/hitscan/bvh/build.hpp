@@ -8,7 +8,7 @@
 #include <span>
 #include <vector>
 
-#include "hitscan/bvh/huge_page_allocator.hpp"
+#include "hitscan/bvh/detail/huge_page_allocator.hpp"
 #include "hitscan/executor.hpp"
 #include "hitscan/math/aabb.hpp"
 

@@ -27,8 +27,8 @@
 #include <vector>
 
 #include "hitscan/assert.hpp"
-#include "hitscan/bvh/dynamic_tree_quad.hpp"
-#include "hitscan/bvh/stack_rank.hpp"
+#include "hitscan/bvh/detail/dynamic_tree_quad.hpp"
+#include "hitscan/bvh/detail/stack_rank.hpp"
 #include "hitscan/geometry/ray_aabb.hpp"
 #include "hitscan/math/aabb.hpp"
 

@@ -15,10 +15,7 @@
 #include <cstdint>
 #include <limits>
 
-#if defined(__SSE2__) && !defined(HITSCAN_SIMD_SCALAR)
-#include <immintrin.h>
-#endif
-
+#include "hitscan/math/simd.hpp"
 #include "hitscan/math/vec3.hpp"
 
 namespace hitscan {
@@ -48,24 +45,23 @@ inline bool is_valid(const Ray<T>& ray) {
   return in_range & (finite == T(0)) & ((d.x != T(0)) | (d.y != T(0)) | (d.z != T(0))) & (ray.tmin <= ray.tmax);
 }
 
-#if defined(__SSE2__) && !defined(HITSCAN_SIMD_SCALAR)
-/// The same test on the ray's eight floats in two SSE registers (not in the scalar build, which
-/// tests the portable forms): every ray query starts with it,
-/// and the scalar form costs some 60 instructions of a ray that misses a mesh's root.
+#if !defined(HITSCAN_SIMD_SCALAR)
+/// The same test on the ray's eight floats as two Float4 (not in the scalar build, which tests
+/// the portable forms): every ray query starts with it, and the scalar form costs some 60
+/// instructions of a ray that misses a mesh's root.
 template <>
 inline bool is_valid(const Ray<float>& ray) {
   static_assert(sizeof(Ray<float>) == 8 * sizeof(float), "origin, dir, tmin, tmax packed");
+  using simd::Float4;
   const float* f = &ray.origin.x;
-  const __m128 sign = _mm_set1_ps(-0.0f);
-  const __m128 a = _mm_andnot_ps(sign, _mm_loadu_ps(f));      // |ox| |oy| |oz| |dx|
-  const __m128 b = _mm_andnot_ps(sign, _mm_loadu_ps(f + 4));  // |dy| |dz| |tmin| |tmax|
+  const Float4 a = abs(Float4::load(f));      // |ox| |oy| |oz| |dx|
+  const Float4 b = abs(Float4::load(f + 4));  // |dy| |dz| |tmin| |tmax|
   constexpr float kMax = std::numeric_limits<float>::max();
   // NaN compares false: the origin in range, dir and tmin finite (tmax is left to tmin <= tmax).
-  const __m128 a_ok = _mm_cmple_ps(a, _mm_setr_ps(kMaxCoordinate, kMaxCoordinate, kMaxCoordinate, kMax));
-  const __m128 b_ok = _mm_cmple_ps(b, _mm_setr_ps(kMax, kMax, kMax, kInfinity<float>));
-  const int ok = _mm_movemask_ps(_mm_and_ps(a_ok, b_ok));
-  const int nonzero = _mm_movemask_ps(_mm_cmpneq_ps(a, _mm_setzero_ps())) & 0b1000;  // dx
-  const int nonzero_yz = _mm_movemask_ps(_mm_cmpneq_ps(b, _mm_setzero_ps())) & 0b0011;  // dy, dz
+  const int ok = bits((a <= Float4(kMaxCoordinate, kMaxCoordinate, kMaxCoordinate, kMax)) &
+                      (b <= Float4(kMax, kMax, kMax, kInfinity<float>)));
+  const int nonzero = bits(a != Float4(0.0f)) & 0b1000;      // dx
+  const int nonzero_yz = bits(b != Float4(0.0f)) & 0b0011;   // dy, dz
   return (ok == 0b1111) & ((nonzero | nonzero_yz) != 0) & (ray.tmin <= ray.tmax);
 }
 #endif

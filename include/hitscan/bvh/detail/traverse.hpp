@@ -9,8 +9,8 @@
 #include <limits>
 #include <span>
 
-#include "hitscan/bvh/prefetch.hpp"
-#include "hitscan/bvh/stack_rank.hpp"
+#include "hitscan/bvh/detail/prefetch.hpp"
+#include "hitscan/bvh/detail/stack_rank.hpp"
 #include "hitscan/bvh/wide_bvh.hpp"
 
 namespace hitscan::bvh {

@@ -8,7 +8,7 @@
 
 #include <cstddef>
 
-#include "gjk_distance.hpp"
+#include "hitscan/geometry/detail/gjk_distance.hpp"
 #include "hitscan/geometry/contact_triangle.hpp"
 #include "hitscan/geometry/shape_size.hpp"
 #include "hitscan/geometry/sweep.hpp"
