@@ -11,7 +11,7 @@
 /// which leaves the area heuristic more freedom), so the height is O(log n) whatever the order of
 /// insertion and every traversal fits a fixed stack.
 ///
-/// Queries do not walk the binary tree but its 4-wide mirror (dynamic_tree_quad.hpp): one quad
+/// Queries do not walk the binary tree but its 4-wide mirror (detail/dynamic_tree_quad.hpp): one quad
 /// per inner node, holding its grandchildren's boxes for a single SIMD test. Every edit rewrites
 /// the quads above the nodes it changed before it returns, so a query may follow any edit; edits
 /// made in a batch (begin_batch, end_batch) rewrite each quad they changed once, at its end.
