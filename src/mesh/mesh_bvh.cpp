@@ -248,7 +248,8 @@ bool MeshBvh::occluded(const Rayf& ray, FaceMode faces) const {
   return found;
 }
 
-std::size_t MeshBvh::intersect_all(const Rayf& ray, std::vector<MeshHit>& out, FaceMode faces) const {
+std::size_t MeshBvh::intersect_all(const Rayf& ray, std::vector<MeshHit>& out, FaceMode faces,
+                                   HitFields fields) const {
   out.clear();
   const WatertightRay<float> prepared = WatertightRay<float>::from_ray(ray);
   if (!data_ || !prepared.valid) return 0;
@@ -261,7 +262,8 @@ std::size_t MeshBvh::intersect_all(const Rayf& ray, std::vector<MeshHit>& out, F
         const int lane = std::countr_zero(static_cast<unsigned>(lanes));
         const float t = bvh::leaf_t(h.t[lane], floor);
         if (t > ray.tmax) continue;
-        out.push_back(complete_hit(ray, t, p, lane, h.u[lane], h.v[lane], ((bits(h.back_face) >> lane) & 1) != 0));
+        out.push_back(
+            complete_hit(ray, t, p, lane, h.u[lane], h.v[lane], ((bits(h.back_face) >> lane) & 1) != 0, fields));
       }
     }
     return false;
@@ -325,33 +327,54 @@ MeshHit MeshInstance::intersect(const Rayf& ray, FaceMode faces, HitFields field
   return intersect_valid(ray, faces, fields);
 }
 
+namespace {
+
+// The world ray carried into a mesh instance's frame. Under the identity transform (the mesh's
+// frame is the world's: reconstruction chunks, static level geometry) the world ray itself is
+// walked instead.
+Rayf local_ray(const Transformf& transform, const Rayf& ray) {
+  return {transform.inverse_point(ray.origin), transform.inverse_vector(ray.dir), ray.tmin, ray.tmax};
+}
+
+// What a mesh instance asks its tree for: under a transform, the point is taken on the world ray.
+HitFields tree_fields(bool identity, HitFields fields) {
+  return identity ? fields : without(fields, HitFields::point);
+}
+
+// A hit of the tree carried to the world: of `fields`, the point on the world ray and the
+// normals by the inverse transpose (renormalised only, under the identity). The inverse
+// transpose keeps the mesh's front as the front, mirrors included, and preserves the sign of
+// dot(dir, normal), so back_face and the face mode carry over unchanged.
+void hit_to_world(const Transformf& transform, bool identity, const Rayf& ray, HitFields fields, MeshHit& hit) {
+  if (!identity && has(fields, HitFields::point)) hit.point = ray.at(hit.t);
+  const auto to_world = [&](Vec3f n) { return identity ? normalize(n) : transform.apply_normal(n); };
+  if (has(fields, HitFields::normal)) hit.normal = to_world(hit.normal);
+  if (has(fields, HitFields::shading_normal)) hit.shading_normal = to_world(hit.shading_normal);
+}
+
+}  // namespace
+
 MeshHit MeshInstance::intersect_valid(const Rayf& ray, FaceMode faces, HitFields fields) const {
   HITSCAN_ASSERT(bvh && transform.is_invertible() && is_valid(ray));
-  const bool normal = has(fields, HitFields::normal), shading = has(fields, HitFields::shading_normal);
-  if (transform.is_identity()) {
-    // The mesh's frame is the world's (reconstruction chunks, static level geometry): the ray
-    // goes in as it is, and the normals are renormalised as apply_normal would.
-    MeshHit hit = bvh->intersect(ray, faces, fields);
-    if (hit && normal) hit.normal = normalize(hit.normal);
-    if (hit && shading) hit.shading_normal = normalize(hit.shading_normal);
-    return hit;
-  }
-  const Rayf local{transform.inverse_point(ray.origin), transform.inverse_vector(ray.dir), ray.tmin, ray.tmax};
-  // The point is taken on the world ray: the tree is not asked for its own.
-  MeshHit hit = bvh->intersect(local, faces, without(fields, HitFields::point));
-  if (!hit) return hit;
-  if (has(fields, HitFields::point)) hit.point = ray.at(hit.t);
-  // The inverse transpose keeps the mesh's front as the front, mirrors included, and preserves
-  // the sign of dot(dir, normal), so back_face and the face mode carry over unchanged.
-  if (normal) hit.normal = transform.apply_normal(hit.normal);
-  if (shading) hit.shading_normal = transform.apply_normal(hit.shading_normal);
+  const bool identity = transform.is_identity();
+  MeshHit hit = bvh->intersect(identity ? ray : local_ray(transform, ray), faces, tree_fields(identity, fields));
+  if (hit) hit_to_world(transform, identity, ray, fields, hit);
   return hit;
+}
+
+std::size_t MeshInstance::intersect_all(const Rayf& ray, std::vector<MeshHit>& out, FaceMode faces,
+                                        HitFields fields) const {
+  out.clear();
+  if (!bvh || !transform.is_invertible() || !is_valid(ray)) return 0;
+  const bool identity = transform.is_identity();
+  bvh->intersect_all(identity ? ray : local_ray(transform, ray), out, faces, tree_fields(identity, fields));
+  for (MeshHit& hit : out) hit_to_world(transform, identity, ray, fields, hit);
+  return out.size();
 }
 
 bool MeshInstance::occluded(const Rayf& ray, FaceMode faces) const {
   if (!bvh || !transform.is_invertible() || !is_valid(ray)) return false;
-  if (transform.is_identity()) return bvh->occluded(ray, faces);
-  return bvh->occluded({transform.inverse_point(ray.origin), transform.inverse_vector(ray.dir), ray.tmin, ray.tmax}, faces);
+  return bvh->occluded(transform.is_identity() ? ray : local_ray(transform, ray), faces);
 }
 
 std::size_t MeshBvh::memory_bytes() const {

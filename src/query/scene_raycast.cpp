@@ -17,14 +17,8 @@ using namespace scene_ray;
 void all_hits(const CommittedCollider& c, const Rayf& ray, const QueryOptions& options, std::vector<QueryHit>& out,
               std::vector<MeshHit>& mesh_hits) {
   if (const auto* mesh = std::get_if<WorldMesh>(&c.shape)) {
-    if (!mesh->bvh || !mesh->transform.is_invertible()) return;
-    const Transformf& t = mesh->transform;
-    const Rayf local{t.inverse_point(ray.origin), t.inverse_vector(ray.dir), ray.tmin, ray.tmax};
-    mesh->bvh->intersect_all(local, mesh_hits, options.faces);
-    for (MeshHit m : mesh_hits) {
-      m.normal = t.apply_normal(m.normal);
-      out.push_back(from_mesh_hit(c, ray, m));
-    }
+    mesh->intersect_all(ray, mesh_hits, options.faces, HitFields::normal);
+    for (const MeshHit& m : mesh_hits) out.push_back(from_mesh_hit(c, ray, m));
     return;
   }
   const RayHitf r = ray_vs_analytic(c.shape, ray);

@@ -5,6 +5,7 @@
 #include <array>
 #include <bit>
 #include <random>
+#include <vector>
 
 #include "mesh/mesh_test_meshes.hpp"
 
@@ -70,7 +71,8 @@ TEST(MeshInstance, MirroringScaleKeepsTheMeshFrontOutside) {
 
 // The fields asked for are those of the full hit bit for bit, in the world: the point on the
 // world ray, the normals carried by the inverse transpose and renormalised; the others stay zero.
-// intersect_valid, for a caller that checked the ray and instance, answers as intersect.
+// intersect_valid, for a caller that checked the ray and instance, answers as intersect, and
+// intersect_all carries every hit to the world the same way.
 TEST(MeshInstance, HitFieldsInTheWorldAreThoseAskedForBitForBit) {
   const auto sphere = test::icosphere(3, 1.0f);
   std::vector<Vec3f> normals;
@@ -106,6 +108,25 @@ TEST(MeshInstance, HitFieldsInTheWorldAreThoseAskedForBitForBit) {
         EXPECT_EQ(bits(all.point), bits(ray.at(in_mesh.t)));
         EXPECT_EQ(bits(all.normal), bits(to_world(in_mesh.normal)));
         EXPECT_EQ(bits(all.shading_normal), bits(to_world(in_mesh.shading_normal)));
+      }
+      // Every hit: the tree's hits of the same ray, each carried to the world as intersect
+      // carries its one; the first is intersect's.
+      std::vector<MeshHit> every, in_mesh_every;
+      instance.intersect_all(ray, every);
+      bvh->intersect_all(tr.is_identity() ? ray : Rayf{tr.inverse_point(ray.origin), tr.inverse_vector(ray.dir),
+                                                        ray.tmin, ray.tmax},
+                         in_mesh_every);
+      ASSERT_EQ(every.size(), in_mesh_every.size()) << "ray " << i;
+      ASSERT_EQ(every.empty(), !all.hit) << "ray " << i;
+      for (std::size_t k = 0; k < every.size(); ++k) {
+        EXPECT_EQ(every[k].triangle, in_mesh_every[k].triangle);
+        EXPECT_EQ(bits(every[k].point), bits(ray.at(every[k].t))) << "ray " << i;
+      }
+      if (all.hit) {
+        EXPECT_EQ(std::bit_cast<std::uint32_t>(every[0].t), std::bit_cast<std::uint32_t>(all.t));
+        EXPECT_EQ(every[0].triangle, all.triangle);
+        EXPECT_EQ(bits(every[0].normal), bits(all.normal)) << "ray " << i;
+        EXPECT_EQ(bits(every[0].shading_normal), bits(all.shading_normal)) << "ray " << i;
       }
       for (const HitFields fields : {HitFields::basic, HitFields::point, HitFields::normal, HitFields::shading_normal,
                                      HitFields::point | HitFields::normal}) {

@@ -113,7 +113,8 @@ class MeshBvh {
   /// Every hit within [tmin, tmax], sorted by t (then by triangle index), into `out` (cleared
   /// first). Each surface crossing is reported once: a ray through an edge or vertex shared by
   /// consistently wound triangles hits exactly one of them. Returns the count.
-  std::size_t intersect_all(const Rayf& ray, std::vector<MeshHit>& out, FaceMode faces = FaceMode::both) const;
+  std::size_t intersect_all(const Rayf& ray, std::vector<MeshHit>& out, FaceMode faces = FaceMode::both,
+                            HitFields fields = HitFields::all) const;
   /// The same into a caller's buffer: writes the nearest min(total, buffer.size()) hits and returns
   /// how many it wrote; `total`, when given, receives how many there were (the rest were dropped).
   std::size_t intersect_all(const Rayf& ray, std::span<MeshHit> buffer, FaceMode faces = FaceMode::both,
@@ -197,6 +198,10 @@ struct MeshInstance {
   /// set, the transform is invertible and the ray is valid (is_valid), asserted in debug builds.
   /// A scene checks its colliders when they are committed and a query's ray at its entry.
   MeshHit intersect_valid(const Rayf& ray, FaceMode faces, HitFields fields) const;
+  /// Every hit of a world ray, sorted by t (then by triangle), in the world as intersect gives
+  /// them (MeshBvh::intersect_all's contract), into `out` (cleared first). Returns the count.
+  std::size_t intersect_all(const Rayf& ray, std::vector<MeshHit>& out, FaceMode faces = FaceMode::both,
+                            HitFields fields = HitFields::all) const;
   bool occluded(const Rayf& ray, FaceMode faces = FaceMode::both) const;
   /// hits[i] = intersect(rays[i], faces) through MeshBvh::intersect_coherent (the same contract).
   Status intersect_coherent(std::span<const Rayf> rays, std::span<MeshHit> hits,
