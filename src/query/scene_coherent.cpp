@@ -203,13 +203,8 @@ void trace_packet(const Scene::State& s, std::span<const QueryRay> rays, std::sp
     hits[r] = candidate;
     ray[r].tmax = w.tmax[r] = candidate.distance;  // nothing farther can win
   };
-  // Whether walk_nearest would test the collider for the ray: its box, if bounded, within the
-  // ray's current limit.
-  const auto enters = [&](const CommittedCollider& c, std::size_t r) {
-    float t_enter;
-    return valid[r] && (c.proxy == bvh::kNullProxy ||
-                        ray_enters_box(c.bounds, RayInverse<float>::from_ray(ray[r]), ray[r].tmax, t_enter));
-  };
+  std::uint64_t valid_rays = 0;
+  for (std::size_t r = 0; r < n; ++r) valid_rays |= std::uint64_t(valid[r]) << r;
   // The rays that enter a bounded collider's box: ray_enters_box, lane for lane.
   const auto entering = [&](const Aabbf& box) {
     std::uint64_t mask = 0;
@@ -225,10 +220,12 @@ void trace_packet(const Scene::State& s, std::span<const QueryRay> rays, std::sp
     }
     return mask;
   };
-  // walk_nearest's test of one collider for each ray.
+  // walk_nearest's test of one collider for each ray it would test it for: every valid ray for an
+  // unbounded collider, else those entering its box within their current limit (a ray's limit
+  // changes only by its own hits, so the mask taken before the loop is each ray's test).
   const auto test_shape = [&](const CommittedCollider& c) {
-    for (std::size_t r = 0; r < n; ++r) {
-      if (!enters(c, r)) continue;
+    for (std::uint64_t in = c.proxy == bvh::kNullProxy ? valid_rays : entering(c.bounds); in != 0; in &= in - 1) {
+      const auto r = static_cast<std::size_t>(std::countr_zero(in));
       QueryHit candidate;
       if (nearest_hit(c, ray[r], options, candidate)) offer(r, candidate);
     }
@@ -318,8 +315,6 @@ void trace_packet(const Scene::State& s, std::span<const QueryRay> rays, std::sp
 
   // A mesh in the world's frame: the shared packet, each lane up to its ray's current limit, as
   // MeshInstance::intersect_coherent's identity case would trace the rays the box admits.
-  std::uint64_t valid_rays = 0;
-  for (std::size_t r = 0; r < n; ++r) valid_rays |= std::uint64_t(valid[r]) << r;
   int shared = -1;  // not yet tried, 0: the rays do not share a packet, 1: loaded
   const auto trace_shared = [&](const CommittedCollider& c, const MeshBvh& bvh) {
     const std::uint64_t in = entering(c.bounds);

@@ -4,6 +4,7 @@
 
 #include <array>
 #include <bit>
+#include <limits>
 #include <random>
 #include <vector>
 
@@ -153,6 +154,31 @@ TEST(MeshInstance, SingularTransformMisses) {
   EXPECT_FALSE(flat.intersect({{0, 0, -5}, {0, 0, 1}}).hit);
   EXPECT_FALSE(flat.occluded({{0, 0, -5}, {0, 0, 1}}));
   EXPECT_FALSE(MeshInstance{}.intersect({{0, 0, -5}, {0, 0, 1}}).hit);
+  std::vector<MeshHit> every{MeshHit{}};
+  EXPECT_EQ(flat.intersect_all({{0, 0, -5}, {0, 0, 1}}, every), 0u);
+  EXPECT_TRUE(every.empty());
+  EXPECT_EQ(MeshInstance{}.intersect_all({{0, 0, -5}, {0, 0, 1}}, every), 0u);
+}
+
+// Rays the instance cannot take (a zero, NaN or infinite direction, a NaN origin, tmin above
+// tmax) miss, in every query, whatever the transform.
+TEST(MeshInstance, InvalidRaysMissEveryQuery) {
+  const auto bvh = std::make_shared<const MeshBvh>(MeshBvh::build(test::icosphere(2)).value());
+  const float nan = std::numeric_limits<float>::quiet_NaN();
+  const Rayf valid{{0, 0, -5}, {0, 0, 1}};
+  for (const Transformf& tr : {Transformf{}, Transformf{Quatf::from_euler({0.2f, 0.4f, 0.1f}), {0.1f, 0, 0}, {2, 1, 1}}}) {
+    const MeshInstance instance{bvh, tr};
+    ASSERT_TRUE(instance.intersect(valid).hit);
+    std::vector<MeshHit> every;
+    ASSERT_EQ(instance.intersect_all(valid, every), 2u) << "in and out of the sphere";
+    for (const Rayf& ray : {Rayf{{0, 0, -5}, {0, 0, 0}}, Rayf{{0, 0, -5}, {0, nan, 1}}, Rayf{{nan, 0, -5}, {0, 0, 1}},
+                            Rayf{{0, 0, -5}, {0, 0, kInfinity<float>}}, Rayf{{0, 0, -5}, {0, 0, 1}, 3.0f, 2.0f}}) {
+      EXPECT_FALSE(instance.intersect(ray).hit);
+      EXPECT_FALSE(instance.occluded(ray));
+      EXPECT_EQ(instance.intersect_all(ray, every), 0u);
+      EXPECT_TRUE(every.empty());
+    }
+  }
 }
 
 }  // namespace
