@@ -9,7 +9,7 @@ namespace hitscan::bvh {
 
 // A leaf for rebuild: its box, copied so that the build reads one array, and the box's centre
 // (0 for the empty box, whose centre is NaN).
-struct DynamicTree::BuildItem {
+struct detail::BuildItem {
   Aabbf box;
   float centre[3];
   std::uint32_t leaf;
@@ -21,7 +21,7 @@ void DynamicTree::rebuild() {
 }
 
 void DynamicTree::rebuild_with(const std::vector<std::uint32_t>& outside) {
-  std::vector<BuildItem> items;
+  std::vector<detail::BuildItem> items;
   items.reserve(proxy_count_);
   const auto add = [&](std::uint32_t leaf) {
     const Aabbf& box = nodes_[leaf].box;
@@ -60,36 +60,74 @@ void DynamicTree::rebuild_with(const std::vector<std::uint32_t>& outside) {
   make_quad(kNullProxy, quads_[kRootQuad]);
 }
 
-// The subtree over `count` >= 1 leaves: split at the median along the axis whose halves have
-// the least total area (Wald, "On fast construction of SAH-based bounding volume hierarchies",
-// 2007, restricted to the median so that the tree stays balanced).
-std::uint32_t DynamicTree::build_range(BuildItem* first, std::size_t count, std::uint32_t parent) {
+namespace {
+
+using detail::BuildItem;
+
+// From this many leaves up, a node is split across the widest spread of the centres (one pass and
+// one selection) rather than across the best of three medians (three selections and six passes).
+// On 10^5 scattered colliders the choice in the upper levels leaves the queries' cost as it is
+// (rays within 0.1%), while the lower levels' choice is worth its cost (1.2% over the widest
+// spread throughout); a rebuild then takes a fifth fewer instructions.
+constexpr std::size_t kWidestSpreadMinimum = 1024;
+
+Aabbf bounds_of(const BuildItem* begin, const BuildItem* end) {
+  Aabbf box;
+  for (const BuildItem* item = begin; item != end; ++item) box = merge(box, item->box);
+  return box;
+}
+
+void median_split(BuildItem* first, std::size_t count, int axis) {
+  std::nth_element(first, first + count / 2, first + count,
+                   [axis](const BuildItem& a, const BuildItem& b) { return a.centre[axis] < b.centre[axis]; });
+}
+
+// The median split along the axis whose halves have the least total area (Wald, "On fast
+// construction of SAH-based bounding volume hierarchies", 2007, restricted to the median so that
+// the tree stays balanced). Returns the left side's size.
+std::size_t split_at_best_median(BuildItem* first, std::size_t count) {
+  const std::size_t half = count / 2;
+  int best_axis = 0;
+  float best_cost = kInfinity<float>;
+  for (int axis = 0; axis < 3; ++axis) {
+    median_split(first, count, axis);
+    const float cost = bounds_of(first, first + half).surface_area() + bounds_of(first + half, first + count).surface_area();
+    if (axis == 0 || cost < best_cost) best_axis = axis, best_cost = cost;
+  }
+  if (best_axis != 2) median_split(first, count, best_axis);
+  return half;
+}
+
+// The median split along the axis of the centres' widest spread: one pass over the leaves and one
+// selection. Returns the left side's size.
+std::size_t split_at_widest_median(BuildItem* first, std::size_t count) {
+  float lo[3], hi[3];
+  for (int a = 0; a < 3; ++a) lo[a] = kInfinity<float>, hi[a] = -kInfinity<float>;
+  for (const BuildItem* item = first; item != first + count; ++item) {
+    for (int a = 0; a < 3; ++a) lo[a] = min(lo[a], item->centre[a]), hi[a] = max(hi[a], item->centre[a]);
+  }
+  int widest = 0;
+  for (int a = 1; a < 3; ++a) {
+    if (hi[a] - lo[a] > hi[widest] - lo[widest]) widest = a;
+  }
+  median_split(first, count, widest);
+  return count / 2;
+}
+
+}  // namespace
+
+// The subtree over `count` >= 1 leaves.
+std::uint32_t DynamicTree::build_range(detail::BuildItem* first, std::size_t count, std::uint32_t parent) {
   if (count == 1) {
     nodes_[first->leaf].parent = parent;
     return first->leaf;
   }
-  const std::size_t half = count / 2;
-  const auto split = [&](int axis) {
-    std::nth_element(first, first + half, first + count,
-                     [axis](const BuildItem& a, const BuildItem& b) { return a.centre[axis] < b.centre[axis]; });
-  };
-  const auto bounds = [&](const BuildItem* begin, const BuildItem* end) {
-    Aabbf box;
-    for (const BuildItem* item = begin; item != end; ++item) box = merge(box, item->box);
-    return box;
-  };
-  int best_axis = 0;
-  float best_cost = kInfinity<float>;
-  for (int axis = 0; axis < 3; ++axis) {
-    split(axis);
-    const float cost = bounds(first, first + half).surface_area() + bounds(first + half, first + count).surface_area();
-    if (axis == 0 || cost < best_cost) best_axis = axis, best_cost = cost;
-  }
-  if (best_axis != 2) split(best_axis);
+  const std::size_t left =
+      count < kWidestSpreadMinimum ? split_at_best_median(first, count) : split_at_widest_median(first, count);
   const std::uint32_t index = allocate_node();
   nodes_[index].quad = allocate_quad();
-  const std::uint32_t a = build_range(first, half, index);
-  const std::uint32_t b = build_range(first + half, count - half, index);
+  const std::uint32_t a = build_range(first, left, index);
+  const std::uint32_t b = build_range(first + left, count - left, index);
   Node& node = nodes_[index];
   node.parent = parent;
   node.child[0] = a;

@@ -34,6 +34,10 @@
 
 namespace hitscan::bvh {
 
+namespace detail {
+struct BuildItem;  // rebuild's record of a leaf (dynamic_tree_rebuild.cpp)
+}  // namespace detail
+
 /// No proxy (and no node).
 inline constexpr std::uint32_t kNullProxy = 0xFFFFFFFFu;
 
@@ -242,8 +246,7 @@ class DynamicTree {
   bool is_waiting(std::uint32_t proxy) const {
     return batching_ && nodes_[proxy].parent == kNullProxy && proxy != root_;
   }
-  struct BuildItem;
-  std::uint32_t build_range(BuildItem* first, std::size_t count, std::uint32_t parent);
+  std::uint32_t build_range(detail::BuildItem* first, std::size_t count, std::uint32_t parent);
   // rebuild over the tree's leaves and `outside`, leaves not in it.
   void rebuild_with(const std::vector<std::uint32_t>& outside);
   // An edit records each inner node whose box or children it changes, with the quads that see the
