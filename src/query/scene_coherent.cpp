@@ -18,8 +18,8 @@
 #include <string>
 #include <vector>
 
-#include "../mesh/mesh_bvh_packet.hpp"
 #include "hitscan/geometry/ray_pack.hpp"
+#include "hitscan/mesh/detail/ray_packet.hpp"
 #include "scene_ray_hits.hpp"
 #include "scene_state.hpp"
 
@@ -323,14 +323,14 @@ void trace_packet(const Scene::State& s, std::span<const QueryRay> rays, std::sp
       const M lanes = M::from_bits(int(unsigned(in >> base) & 0xFFu));
       select(lanes, F::load(w.tmax + base), F(-kInfinity<float>)).store(w.shared.tmax + base);
     }
-    bvh.trace_packet(w.shared, in, options.faces);
+    mesh_packet::Trace::rays(bvh, w.shared, in, options.faces);
     for (std::uint64_t found = w.shared.found; found != 0; found &= found - 1) {
       const int r = std::countr_zero(found);
       if (distances_only) {
         offer_distance(std::size_t(r), w.shared.tmax[r]);
         continue;
       }
-      MeshHit m = bvh.packet_hit(w.shared, r);
+      MeshHit m = mesh_packet::Trace::hit(bvh, w.shared, r);
       m.normal = normalize(m.normal), m.shading_normal = normalize(m.shading_normal);
       offer(std::size_t(r), from_mesh_hit(c, ray[r], m));
     }

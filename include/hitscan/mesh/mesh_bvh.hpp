@@ -17,8 +17,9 @@
 namespace hitscan {
 
 namespace mesh_packet {
-struct Packet;  // a prepared run of coherent rays (src/mesh/mesh_bvh_packet.hpp)
-}
+struct Packet;  // a prepared run of coherent rays (hitscan/mesh/detail/ray_packet.hpp)
+struct Trace;
+}  // namespace mesh_packet
 
 /// Which faces a query hits. The front is the side (v1 - v0) x (v2 - v0) points to.
 enum class FaceMode : std::uint8_t { both, front_only, back_only };
@@ -156,19 +157,19 @@ class MeshBvh {
   std::size_t memory_bytes() const;
   std::size_t node_count() const;
 
-  /// For the library's own packet tracing (Scene::raycast_coherent_batch prepares a packet once
-  /// and traces it through every mesh chunk it meets): the rays of `rays` (a mask of lanes)
-  /// against the tree, each up to its lane's tmax; the hits found replace the lanes' bests.
-  void trace_packet(mesh_packet::Packet& packet, std::uint64_t rays, FaceMode faces) const;
-  /// The full record of the hit that trace_packet found for lane `lane`.
-  MeshHit packet_hit(const mesh_packet::Packet& packet, int lane) const;
-
   struct Data;  // private layout, defined in src/mesh
   /// The tree itself, for the mesh layer's own queries (its type is complete only there); null
   /// for a tree that was never built.
   const Data* data() const { return data_.get(); }
 
  private:
+  // The library's own packet tracing (mesh_packet::Trace: Scene::raycast_coherent_batch prepares a
+  // packet once and traces it through every mesh chunk it meets): the rays of `rays` (a mask of
+  // lanes) against the tree, each up to its lane's tmax; the hits found replace the lanes' bests.
+  friend struct mesh_packet::Trace;
+  void trace_packet(mesh_packet::Packet& packet, std::uint64_t rays, FaceMode faces) const;
+  // The full record of the hit that trace_packet found for lane `lane`.
+  MeshHit packet_hit(const mesh_packet::Packet& packet, int lane) const;
   std::shared_ptr<const TriangleMesh> mesh_;
   std::shared_ptr<Data> data_;
 
