@@ -94,11 +94,15 @@ fuzz:
 # tinybvh joins the mesh ray suite's baselines when its header sits in ../shared/baselines/tinybvh.
 TINYBVH_DIR = $(abspath ../shared/baselines/tinybvh)
 TINYBVH_FLAGS = $(if $(wildcard $(TINYBVH_DIR)/tiny_bvh.h),-DHITSCAN_TINYBVH_DIR=$(TINYBVH_DIR))
+# Jolt Physics joins the scene suite's baselines when its sources (Jolt/, Build/) sit in
+# ../shared/baselines/jolt; the build compiles it from there.
+JOLT_DIR = $(abspath ../shared/baselines/jolt)
+JOLT_FLAGS = $(if $(wildcard $(JOLT_DIR)/Build/CMakeLists.txt),-DHITSCAN_BENCH_JOLT_DIR=$(JOLT_DIR))
 
 bench:
 	scripts/deps.sh bench
 	$(CONFIGURE) -B $(BUILD)/bench -DCMAKE_BUILD_TYPE=Release -DHITSCAN_BUILD_BENCH=ON -DHITSCAN_BUILD_PYTHON=ON \
-	  $(TINYBVH_FLAGS)
+	  $(TINYBVH_FLAGS) $(JOLT_FLAGS)
 	cmake --build $(BUILD)/bench -j $(JOBS)
 	mkdir -p out
 	$(BUILD)/bench/bench/hitscan_bench --jsonl out/bench.jsonl

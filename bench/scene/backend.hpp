@@ -27,7 +27,7 @@ struct CastAnswer {
 class Backend {
  public:
   virtual ~Backend() = default;
-  /// The name written to the JSON lines: "hitscan", "bullet", "brute_force".
+  /// The name written to the JSON lines: "hitscan", "bullet", "jolt", "brute_force".
   virtual const std::string& name() const = 0;
 
   /// Closest hit of every ray, on the calling thread.
@@ -52,6 +52,14 @@ std::unique_ptr<Backend> make_hitscan(const Scenario& scenario, int threads);
 /// Bullet 3: a btCollisionWorld with a btDbvtBroadphase, one per thread for the all-thread rays
 /// (bullet_backend.cpp; see there for the settings).
 std::unique_ptr<Backend> make_bullet(const Scenario& scenario, int threads);
+
+/// Jolt Physics: a PhysicsSystem of static bodies queried through its NarrowPhaseQuery, shared by
+/// the threads of the all-thread rays (jolt_backend.cpp; see there for the settings). Compiled
+/// only when the benchmark is configured with HITSCAN_BENCH_JOLT_DIR (HITSCAN_BENCH_JOLT defined).
+std::unique_ptr<Backend> make_jolt(const Scenario& scenario, int threads);
+/// Jolt's process-wide setup (allocator, factory, types), done once; make_jolt calls it, so a
+/// caller timing make_jolt calls it first.
+void set_up_jolt();
 
 /// Every collider tested with hitscan's per-shape kernels, no acceleration structure
 /// (brute_force_backend.cpp).

@@ -2,18 +2,18 @@
 // Compares a backend's answers with hitscan's, query by query, before anything is timed.
 //
 // Rays and sweeps: the first contact's distance must agree within a tolerance (kRayTolerance,
-// kSweepTolerance), relative beyond a distance of 1. Bullet finds convex hits iteratively (GJK ray
-// casting, conservative advancement) and stops within its own epsilon, so a first contact on the
-// same collider at a distance off by more than the tolerance is counted apart, as imprecise. A
-// query that one answers and the other does not is borderline when the distance found lies
-// within the tolerance of the query's limit; that and a first contact on another collider at
-// another distance are disagreements. Each disagreement is classified by the kinds of the colliders
-// the two hit, and the first few are printed.
+// kSweepTolerance), relative beyond a distance of 1. Bullet and Jolt find convex hits iteratively
+// (GJK ray casting, conservative advancement) and stop within their own epsilons, so a first
+// contact on the same collider at a distance off by more than the tolerance is counted apart, as
+// imprecise. A query that one answers and the other does not is borderline when the distance
+// found lies within the tolerance of the query's limit; that and a first contact on another
+// collider at another distance are disagreements. Each disagreement is classified by the kinds of
+// the colliders the two hit, and the first few are printed.
 //
 // Overlaps: the sets of colliders touched must be equal. A collider in one set only is borderline
 // when brute force's pair kernel calls it touching for the query sphere grown by kOverlapMargin
-// and not for the sphere shrunk by it (Bullet decides touching with its own arithmetic and, for
-// most pairs, iteratively).
+// and not for the sphere shrunk by it (Bullet and Jolt decide touching with their own arithmetic
+// and, for most pairs, iteratively).
 
 #include <cstddef>
 #include <cstdint>

@@ -1,7 +1,7 @@
 #pragma once
 // The figures of the scene suite: one JSON object per line, appended to the file the other
-// benchmarks write, each of hitscan's carrying its same-run speed-up over Bullet and brute force;
-// and at the end the table of every query at every size.
+// benchmarks write, each of hitscan's carrying its same-run speed-up over Bullet, Jolt (when the
+// benchmark is built with it) and brute force; and at the end the table of every query at every size.
 
 #include <cstddef>
 #include <cstdio>
@@ -32,11 +32,12 @@ class SceneLog {
   explicit SceneLog(std::FILE* out) : out_(out) {}
 
   /// Adds the figures of one (size, query, threads), all backends together, and writes them with
-  /// hitscan's speed-ups (Bullet's time / hitscan's, brute force's time / hitscan's).
+  /// hitscan's speed-ups (Bullet's, Jolt's and brute force's time / hitscan's).
   void add(const std::vector<SceneFigure>& figures);
 
-  /// Per size and query: each backend's figure, hitscan's speed-up over Bullet and over brute
-  /// force, and whether the speed-up over Bullet meets hitscan's target for queries (3x).
+  /// Per size and query: each backend's figure, hitscan's speed-up over Bullet, Jolt and brute
+  /// force, and whether the speed-up over Bullet meets hitscan's target for queries (3x). The Jolt
+  /// columns are left out when no figure is Jolt's.
   void print_table() const;
 
  private:

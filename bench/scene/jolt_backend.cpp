@@ -1,0 +1,290 @@
+// Jolt Physics as a baseline: a PhysicsSystem holding every collider as a static body, queried
+// through its NarrowPhaseQuery the way Jolt's users query it: CastRay for the closest hit,
+// CollideShape with a sphere for overlaps, CastShape with a sphere and a closest-hit collector for
+// sphere casts; a move is BodyInterface::SetPositionAndRotation, a commit PhysicsSystem::Update.
+// Compiled only when the benchmark is configured with HITSCAN_BENCH_JOLT_DIR (bench/CMakeLists.txt
+// builds Jolt there in its shipping configuration).
+//
+// Choices that make Jolt answer the same question as hitscan, and as fast as it can:
+// - Shapes: SphereShape, BoxShape, CapsuleShape and CylinderShape (capsules and cylinders along
+//   local y, the scenario's convention), and for the mesh one MeshShape over the shared torus, each
+//   instance a ScaledShape of it (Jolt's instancing with scale). Boxes and cylinders have convex
+//   radius 0: the default (0.05) rounds their edges, and distances near the edges would differ.
+// - One object layer and one broadphase layer: every body is static, and queries ask about all of
+//   them. Bodies are created, then added in one AddBodiesPrepare / AddBodiesFinalize, then the
+//   broadphase is optimised (OptimizeBroadPhase), as Jolt advises for a level loaded at once.
+// - Queries use the no-lock interfaces (GetNarrowPhaseQueryNoLock, GetBodyInterfaceNoLock): nothing
+//   modifies the system while queries run, which is also what lets the rays run on several
+//   threads against the one system.
+// - Faces: hitscan's defaults are solid solids and two-sided surfaces. CastRay (the closest-hit
+//   form) treats convex shapes as solid and reports the back faces of triangles; CollideShape and
+//   CastShape are given EBackFaceMode::CollideWithBackFaces (their default ignores a mesh's back
+//   faces). Active edges are not asked for (EActiveEdgeMode::CollideWithAll): they change contact
+//   normals, which these queries do not return, not which bodies are hit or how far.
+// - Touching, for overlaps: a body counts once when CollideShape reports any contact with it (Jolt
+//   reports touching within its collision tolerance, 1e-4); after a body's first contact the
+//   collector stops testing that body's remaining triangles, as a user counting bodies would.
+// - A commit: PhysicsSystem::Update with one collision step on the calling thread. With no active
+//   body (all are static) Update only brings the broadphase up to date with the moved bodies.
+
+#include <Jolt/Jolt.h>
+
+#include <Jolt/Core/Factory.h>
+#include <Jolt/Core/JobSystemSingleThreaded.h>
+#include <Jolt/Core/TempAllocator.h>
+#include <Jolt/Physics/Body/BodyCreationSettings.h>
+#include <Jolt/Physics/Body/BodyInterface.h>
+#include <Jolt/Physics/Collision/CastResult.h>
+#include <Jolt/Physics/Collision/CollideShape.h>
+#include <Jolt/Physics/Collision/CollisionCollectorImpl.h>
+#include <Jolt/Physics/Collision/NarrowPhaseQuery.h>
+#include <Jolt/Physics/Collision/RayCast.h>
+#include <Jolt/Physics/Collision/ShapeCast.h>
+#include <Jolt/Physics/Collision/Shape/BoxShape.h>
+#include <Jolt/Physics/Collision/Shape/CapsuleShape.h>
+#include <Jolt/Physics/Collision/Shape/CylinderShape.h>
+#include <Jolt/Physics/Collision/Shape/MeshShape.h>
+#include <Jolt/Physics/Collision/Shape/ScaledShape.h>
+#include <Jolt/Physics/Collision/Shape/SphereShape.h>
+#include <Jolt/Physics/PhysicsSystem.h>
+#include <Jolt/RegisterTypes.h>
+
+#include <algorithm>
+#include <atomic>
+#include <stdexcept>
+#include <thread>
+#include <type_traits>
+
+#include "backend.hpp"
+
+namespace hitscan::bench {
+namespace {
+
+static_assert(std::is_same_v<JPH::Real, float>, "the benchmark builds Jolt in single precision");
+
+constexpr JPH::ObjectLayer kLayer = 0;
+constexpr float kFrame = 1.0f / 60.0f;
+
+JPH::Vec3 to_jolt(Vec3f v) { return {v.x, v.y, v.z}; }
+JPH::Quat to_jolt(const Quatf& q) { return {q.x, q.y, q.z, q.w}; }
+
+// The one broadphase layer every body is in.
+class Layers final : public JPH::BroadPhaseLayerInterface {
+ public:
+  JPH::uint GetNumBroadPhaseLayers() const override { return 1; }
+  JPH::BroadPhaseLayer GetBroadPhaseLayer(JPH::ObjectLayer) const override { return JPH::BroadPhaseLayer(0); }
+#if defined(JPH_EXTERNAL_PROFILE) || defined(JPH_PROFILE_ENABLED)
+  const char* GetBroadPhaseLayerName(JPH::BroadPhaseLayer) const override { return "colliders"; }
+#endif
+};
+
+// Counts the bodies CollideShape reports touching the query shape, each once.
+class TouchingCollector final : public JPH::CollideShapeCollector {
+ public:
+  TouchingCollector(const std::vector<std::uint32_t>& collider_of, std::vector<std::uint32_t>* ids)
+      : collider_of_(collider_of), ids_(ids) {}
+
+  std::uint32_t count = 0;
+
+  void OnBody(const JPH::Body&) override { counted_ = false; }
+
+  void AddHit(const JPH::CollideShapeResult& hit) override {
+    if (counted_) return;
+    counted_ = true;
+    ++count;
+    if (ids_) ids_->push_back(collider_of_[hit.mBodyID2.GetIndex()]);
+    // The body is known to touch: the rest of its triangles are skipped ...
+    ForceEarlyOut();
+  }
+
+  // ... and the next body is tested in full.
+  void OnBodyEnd() override { ResetEarlyOutFraction(); }
+
+ private:
+  const std::vector<std::uint32_t>& collider_of_;
+  std::vector<std::uint32_t>* ids_;
+  bool counted_ = false;
+};
+
+class JoltBackend final : public Backend {
+ public:
+  JoltBackend(const Scenario& scenario, int threads)
+      : threads_(std::max(1, threads)), temp_(1 << 20), jobs_(JPH::cMaxPhysicsJobs) {
+    const std::size_t n = scenario.colliders.size();
+    system_.Init(JPH::uint(n), 0, 1024, 1024, layers_, object_vs_broadphase_, object_pairs_);
+
+    JPH::VertexList vertices;
+    for (const Vec3f& p : scenario.mesh->positions()) vertices.push_back(JPH::Float3(p.x, p.y, p.z));
+    JPH::IndexedTriangleList triangles;
+    for (const TriangleMesh::Indices& t : scenario.mesh->triangles()) {
+      triangles.push_back(JPH::IndexedTriangle(t[0], t[1], t[2], 0));
+    }
+    JPH::ShapeSettings::ShapeResult mesh = JPH::MeshShapeSettings(vertices, triangles).Create();
+    if (mesh.HasError()) throw std::runtime_error("jolt: MeshShape: " + std::string(mesh.GetError().c_str()));
+    mesh_ = mesh.Get();
+
+    JPH::BodyInterface& bodies = system_.GetBodyInterfaceNoLock();
+    ids_.resize(n);
+    collider_of_.assign(n, kNoIndex);
+    for (std::size_t i = 0; i < n; ++i) {
+      const SceneCollider& c = scenario.colliders[i];
+      const JPH::BodyCreationSettings settings(make_shape(c), to_jolt(c.position), to_jolt(c.rotation),
+                                               JPH::EMotionType::Static, kLayer);
+      JPH::Body* body = bodies.CreateBody(settings);
+      if (!body) throw std::runtime_error("jolt: CreateBody failed");
+      ids_[i] = body->GetID();
+      collider_of_[ids_[i].GetIndex()] = std::uint32_t(i);
+    }
+    // AddBodiesPrepare may reorder the IDs it is given: a copy goes to it.
+    std::vector<JPH::BodyID> adding = ids_;
+    const JPH::BodyInterface::AddState state = bodies.AddBodiesPrepare(adding.data(), int(n));
+    bodies.AddBodiesFinalize(adding.data(), int(n), state, JPH::EActivation::DontActivate);
+    system_.OptimizeBroadPhase();
+
+    collide_settings_.mBackFaceMode = JPH::EBackFaceMode::CollideWithBackFaces;
+    collide_settings_.mActiveEdgeMode = JPH::EActiveEdgeMode::CollideWithAll;
+    cast_settings_.SetBackFaceMode(JPH::EBackFaceMode::CollideWithBackFaces);
+    cast_settings_.mActiveEdgeMode = JPH::EActiveEdgeMode::CollideWithAll;
+  }
+
+  const std::string& name() const override { return name_; }
+
+  void raycast(std::span<const QueryRay> rays, std::span<CastAnswer> out) override { trace(rays, out); }
+
+  bool raycast_threads(std::span<const QueryRay> rays, std::span<CastAnswer> out, int threads) override {
+    threads = std::min(threads, threads_);
+    constexpr std::size_t kChunk = 256;
+    std::atomic<std::size_t> next{0};
+    auto worker = [&] {
+      for (;;) {
+        const std::size_t begin = next.fetch_add(kChunk, std::memory_order_relaxed);
+        if (begin >= rays.size()) return;
+        const std::size_t end = std::min(rays.size(), begin + kChunk);
+        trace(rays.subspan(begin, end - begin), out.subspan(begin, end - begin));
+      }
+    };
+    std::vector<std::thread> pool;
+    for (int t = 1; t < threads; ++t) pool.emplace_back(worker);
+    worker();
+    for (std::thread& t : pool) t.join();
+    return true;
+  }
+
+  void overlap_count(std::span<const Spheref> spheres, std::span<std::uint32_t> counts) override {
+    for (std::size_t i = 0; i < spheres.size(); ++i) counts[i] = touching(spheres[i], nullptr);
+  }
+
+  std::vector<std::uint32_t> overlap_ids(const Spheref& sphere) override {
+    std::vector<std::uint32_t> ids;
+    touching(sphere, &ids);
+    std::sort(ids.begin(), ids.end());
+    return ids;
+  }
+
+  void sphere_cast(std::span<const SphereSweep> sweeps, std::span<CastAnswer> out) override {
+    const JPH::NarrowPhaseQuery& query = system_.GetNarrowPhaseQueryNoLock();
+    for (std::size_t i = 0; i < sweeps.size(); ++i) {
+      const SphereSweep& s = sweeps[i];
+      JPH::SphereShape shape(s.sphere.radius);
+      shape.SetEmbedded();
+      const JPH::Vec3 start = to_jolt(s.sphere.center);
+      const JPH::RShapeCast cast(&shape, JPH::Vec3::sOne(), JPH::RMat44::sTranslation(start),
+                                 to_jolt(normalize(s.direction) * s.max_distance));
+      JPH::ClosestHitCollisionCollector<JPH::CastShapeCollector> collector;
+      query.CastShape(cast, cast_settings_, start, collector);
+      out[i] = collector.HadHit() ? CastAnswer{collector.mHit.mFraction * s.max_distance,
+                                               collider_of_[collector.mHit.mBodyID2.GetIndex()]}
+                                  : CastAnswer{};
+    }
+  }
+
+  bool move(std::span<const Move> moves) override {
+    JPH::BodyInterface& bodies = system_.GetBodyInterfaceNoLock();
+    for (const Move& m : moves) {
+      bodies.SetPositionAndRotation(ids_[m.index], to_jolt(m.position), to_jolt(m.rotation),
+                                    JPH::EActivation::DontActivate);
+    }
+    const JPH::EPhysicsUpdateError error = system_.Update(kFrame, 1, &temp_, &jobs_);
+    if (error != JPH::EPhysicsUpdateError::None) throw std::runtime_error("jolt: PhysicsSystem::Update failed");
+    return true;
+  }
+
+ private:
+  const JPH::Shape* make_shape(const SceneCollider& c) {
+    JPH::Ref<JPH::Shape> shape;
+    switch (c.kind) {
+      case ShapeKind::sphere: shape = new JPH::SphereShape(c.size.x); break;
+      case ShapeKind::box: shape = new JPH::BoxShape(to_jolt(c.size), 0.0f); break;
+      // CapsuleShape(half height of the core, radius); CylinderShape(half height, radius, convex radius).
+      case ShapeKind::capsule: shape = new JPH::CapsuleShape(c.size.y, c.size.x); break;
+      case ShapeKind::cylinder: shape = new JPH::CylinderShape(c.size.y, c.size.x, 0.0f); break;
+      case ShapeKind::mesh: shape = new JPH::ScaledShape(mesh_, JPH::Vec3::sReplicate(c.size.x)); break;
+    }
+    shapes_.push_back(shape);
+    return shape.GetPtr();
+  }
+
+  void trace(std::span<const QueryRay> rays, std::span<CastAnswer> out) const {
+    const JPH::NarrowPhaseQuery& query = system_.GetNarrowPhaseQueryNoLock();
+    for (std::size_t i = 0; i < rays.size(); ++i) {
+      const QueryRay& r = rays[i];
+      const JPH::RRayCast ray(to_jolt(r.origin), to_jolt(normalize(r.direction) * r.max_distance));
+      JPH::RayCastResult hit;
+      out[i] = query.CastRay(ray, hit)
+                   ? CastAnswer{hit.mFraction * r.max_distance, collider_of_[hit.mBodyID.GetIndex()]}
+                   : CastAnswer{};
+    }
+  }
+
+  std::uint32_t touching(const Spheref& sphere, std::vector<std::uint32_t>* ids) {
+    JPH::SphereShape shape(sphere.radius);
+    shape.SetEmbedded();
+    const JPH::Vec3 center = to_jolt(sphere.center);
+    TouchingCollector collector(collider_of_, ids);
+    system_.GetNarrowPhaseQueryNoLock().CollideShape(&shape, JPH::Vec3::sOne(), JPH::RMat44::sTranslation(center),
+                                                     collide_settings_, center, collector);
+    return collector.count;
+  }
+
+  int threads_;
+  Layers layers_;
+  JPH::ObjectVsBroadPhaseLayerFilter object_vs_broadphase_;
+  JPH::ObjectLayerPairFilter object_pairs_;
+  JPH::TempAllocatorImpl temp_;
+  JPH::JobSystemSingleThreaded jobs_;
+  JPH::PhysicsSystem system_;
+  JPH::Ref<JPH::Shape> mesh_;
+  std::vector<JPH::Ref<JPH::Shape>> shapes_;
+  std::vector<JPH::BodyID> ids_;
+  // The collider of each body, by BodyID::GetIndex().
+  std::vector<std::uint32_t> collider_of_;
+  JPH::CollideShapeSettings collide_settings_;
+  JPH::ShapeCastSettings cast_settings_;
+  std::string name_ = "jolt";
+};
+
+}  // namespace
+
+void set_up_jolt() {
+  // Jolt's process-wide state: its allocator, the factory of its serialisable types, the types.
+  struct Session {
+    Session() {
+      JPH::RegisterDefaultAllocator();
+      JPH::Factory::sInstance = new JPH::Factory();
+      JPH::RegisterTypes();
+    }
+    ~Session() {
+      JPH::UnregisterTypes();
+      delete JPH::Factory::sInstance;
+      JPH::Factory::sInstance = nullptr;
+    }
+  };
+  static Session session;
+}
+
+std::unique_ptr<Backend> make_jolt(const Scenario& scenario, int threads) {
+  set_up_jolt();
+  return std::make_unique<JoltBackend>(scenario, threads);
+}
+
+}  // namespace hitscan::bench
