@@ -392,26 +392,33 @@ def scene(figures):
     sizes = distinct(f["colliders"] for f in figures)
     names = {"raycast": "raycast", "overlap_sphere": "overlap sphere", "sphere_cast": "sphere cast",
              "move_commit": "1% teleported, commit", "move_drift_commit": "10% drifting 0.1 a frame, commit"}
+    # Jolt is an optional baseline: its columns appear when the run compared it.
+    jolt = any(f["backend"] == "jolt" for f in figures)
     rows = []
     for n in sizes:
         for f in figures:
             if f["colliders"] != n or f["backend"] != "hitscan" or f["query"] not in names:
                 continue
             b = index.figure(colliders=n, query=f["query"], threads=f["threads"], backend="bullet")
+            j = index.figure(colliders=n, query=f["query"], threads=f["threads"], backend="jolt")
             bf = index.figure(colliders=n, query=f["query"], threads=f["threads"], backend="brute_force")
             unit = " ms" if f.get("metric") == "ms" else " /s"
             thr = f", {f['threads']} thread{'s' if f['threads'] != 1 else ''}" if f["query"] == "raycast" else ""
-            rows.append([count(n), names[f["query"]] + thr, num(f["value"]) + unit,
-                         num(b["value"]) + unit if b else "", scene_speedup(f, b),
-                         num(bf["value"]) + unit if bf else "", scene_speedup(f, bf)])
+            row = [count(n), names[f["query"]] + thr, num(f["value"]) + unit,
+                   num(b["value"]) + unit if b else "", scene_speedup(f, b)]
+            if jolt:
+                row += [num(j["value"]) + unit if j else "", scene_speedup(f, j)]
+            rows.append(row + [num(bf["value"]) + unit if bf else "", scene_speedup(f, bf)])
+    header = (["colliders", "query", "hitscan", "Bullet", "vs Bullet"] + (["Jolt", "vs Jolt"] if jolt else [])
+              + ["brute force", "vs brute force"])
     out = ["`hitscan_scene_bench`: colliders (spheres, rotated boxes, capsules, cylinders and instances of one "
            "mesh) in a cube whose side grows with the cube root of the count, the same colliders in a "
-           "`hitscan::Scene` and in Bullet's `btCollisionWorld` (`btDbvtBroadphase`, margins zero), asked the "
-           "same rays, spheres and sweeps; every answer is checked against brute force before timing. Rounds "
-           "alternate the backends; medians. Speed-up = hitscan over the other (rate ratio for queries, time "
+           "`hitscan::Scene`, in Bullet's `btCollisionWorld` (`btDbvtBroadphase`, margins zero)"
+           + (" and in Jolt's `PhysicsSystem` (static bodies, `NarrowPhaseQuery`, convex radii zero)" if jolt else "")
+           + ", asked the same rays, spheres and sweeps; every answer is checked against brute force before timing. "
+           "Rounds alternate the backends; medians. Speed-up = hitscan over the other (rate ratio for queries, time "
            "ratio for moves). hitscan's target: every query at least 3× Bullet.\n\n",
-           table(["colliders", "query", "hitscan", "Bullet", "vs Bullet", "brute force", "vs brute force"], rows,
-                 ["r", "l", "r", "r", "r", "r", "r"])]
+           table(header, rows, ["r", "l"] + ["r"] * (len(header) - 2))]
     moves = [q for q in distinct(f["query"] for f in figures) if q.startswith("move_") and q.endswith("pct_commit")]
     moves.sort(key=lambda q: float(q[len("move_"):-len("pct_commit")]))
     rows = []
@@ -429,7 +436,8 @@ def scene(figures):
         out.append("\n**Moves.** A commit's cost with 0.1%, 1%, 10% and 100% of the colliders moved to random "
                    "places (hitscan alone; from half of the colliders on, a commit rebuilds the tree):\n\n")
         out.append(table(["colliders"] + [q[len("move_"):-len("pct_commit")] + "% moved" for q in moves], rows))
-    return "Scenes: hitscan against Bullet's collision world", "".join(out)
+    title = "Scenes: hitscan against Bullet's collision world" + (" and Jolt" if jolt else "")
+    return title, "".join(out)
 
 
 def ar(figures):
