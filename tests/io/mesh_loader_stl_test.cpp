@@ -19,23 +19,18 @@ namespace {
 
 namespace fs = std::filesystem;
 
+using test::little_endian;
 using test::read_file;
 using test::ScratchDirectory;
 using test::write_file;
 
-std::string little_endian(std::uint32_t bits) {
-  std::string out;
-  for (int i = 0; i < 4; ++i) out += static_cast<char>((bits >> (8 * i)) & 0xFF);
-  return out;
-}
-
 // A binary STL of `count` triangles, (i, 0, 0), (i + 1, 0, 0), (i, 1, 0), under an 80-byte header
 // that begins with `header` and is padded with NULs.
 std::string binary_stl(const std::string& header, std::uint32_t count) {
-  std::string file = header + std::string(80 - header.size(), '\0') + little_endian(count);
+  std::string file = header + std::string(80 - header.size(), '\0') + little_endian(count, 4);
   for (std::uint32_t i = 0; i < count; ++i) {
     const float values[12] = {0, 0, 1, float(i), 0, 0, float(i) + 1, 0, 0, float(i), 1, 0};
-    for (const float value : values) file += little_endian(std::bit_cast<std::uint32_t>(value));
+    for (const float value : values) file += little_endian(std::bit_cast<std::uint32_t>(value), 4);
     file += std::string(2, '\0');  // the attribute byte count
   }
   return file;

@@ -27,14 +27,10 @@ namespace fs = std::filesystem;
 
 using test::ScratchDirectory;
 
+using test::little_endian;
 using test::read_file;
 using test::write_file;
 
-std::string little_endian(std::uint64_t bits, int bytes) {
-  std::string out;
-  for (int i = 0; i < bytes; ++i) out += static_cast<char>((bits >> (8 * i)) & 0xFF);
-  return out;
-}
 std::string f4(float value) { return little_endian(std::bit_cast<std::uint32_t>(value), 4); }
 std::string f8(double value) { return little_endian(std::bit_cast<std::uint64_t>(value), 8); }
 

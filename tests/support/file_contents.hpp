@@ -1,8 +1,10 @@
 #pragma once
-// Whole-file reads and writes for tests that build input files byte by byte.
+// Whole-file reads and writes, and the little-endian numbers of binary formats, for tests that build
+// input files byte by byte.
 
 #include <gtest/gtest.h>
 
+#include <cstdint>
 #include <filesystem>
 #include <fstream>
 #include <iterator>
@@ -18,6 +20,13 @@ inline void write_file(const std::string& path, const std::string& contents) {
   std::ofstream out(path, std::ios::binary);
   out << contents;
   ASSERT_TRUE(out.good()) << path;
+}
+
+// The low `bytes` bytes of `bits`, least significant first, as binary formats store their numbers.
+inline std::string little_endian(std::uint64_t bits, int bytes) {
+  std::string out;
+  for (int i = 0; i < bytes; ++i) out += static_cast<char>((bits >> (8 * i)) & 0xFF);
+  return out;
 }
 
 inline std::string read_file(const std::string& path) {
