@@ -100,7 +100,9 @@ TEST(LoadMeshStl, EveryStlModelOfAssimpStillLoads) {
     ASSERT_GE(bytes.size(), 84u);
     const std::uint32_t count = std::uint32_t(std::uint8_t(bytes[80])) | std::uint32_t(std::uint8_t(bytes[81])) << 8 |
                                 std::uint32_t(std::uint8_t(bytes[82])) << 16 | std::uint32_t(std::uint8_t(bytes[83])) << 24;
-    if (84 + 50 * std::uint64_t{count} == bytes.size()) EXPECT_EQ(mesh.value().triangle_count(), count);
+    if (84 + 50 * std::uint64_t{count} == bytes.size()) {
+      EXPECT_EQ(mesh.value().triangle_count(), count);
+    }
   }
   EXPECT_GE(models, 9u);
 }
