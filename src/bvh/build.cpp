@@ -124,6 +124,47 @@ struct Task {
   RangeBounds bounds;
 };
 
+// The bin coordinate of a centre on each lane: clamped to [0, bin_count - 1] in float, before
+// truncation to the bin's index. bin_primitives bins by it and partition sides by it, so that
+// both put every primitive on the same side of a split.
+Float4 bin_coordinate(const Float4& centre, const Float4& lo, const Float4& scale, const Float4& last_bin) {
+  return min(max((centre - lo) * scale, Float4(0.0f)), last_bin);
+}
+
+// Bins per unit of the centres' extent on `axis`; 0 where every centre is equal (all in bin 0).
+float bin_scale(const Aabbf& center_bounds, int axis, std::uint32_t bin_count) {
+  const float extent = center_bounds.max[axis] - center_bounds.min[axis];
+  return extent > 0.0f ? static_cast<float>(bin_count) / extent : 0.0f;
+}
+
+// nodes[index] a leaf of primitives [first, first + count) of primitive_order.
+void make_leaf(NodeArray& nodes, std::uint32_t index, std::uint32_t first, std::uint32_t count) {
+  nodes[index].first = first;
+  nodes[index].count = count;
+}
+
+// Two placeholder children for nodes[parent], at the end of `nodes`; returns the first's index.
+std::uint32_t add_children(NodeArray& nodes, std::uint32_t parent) {
+  const auto first = static_cast<std::uint32_t>(nodes.size());
+  nodes.push_back({});
+  nodes.push_back({});
+  nodes[parent].first = first;
+  nodes[parent].count = 0;
+  return first;
+}
+
+// `subtree`, built on its own with its root at subtree[0], into `nodes`: the root replaces the
+// placeholder nodes[placeholder], local node k >= 1 goes to offset + k - 1 (appended).
+void splice(const NodeArray& subtree, std::uint32_t placeholder, NodeArray& nodes) {
+  const auto offset = static_cast<std::uint32_t>(nodes.size());
+  auto relocate = [&](BinaryNode n) {
+    if (!n.is_leaf()) n.first = offset + n.first - 1;
+    return n;
+  };
+  nodes[placeholder] = relocate(subtree[0]);
+  for (std::size_t k = 1; k < subtree.size(); ++k) nodes.push_back(relocate(subtree[k]));
+}
+
 class Builder {
  public:
   Builder(std::uint32_t count, const BoxSource& boxes, const BuildSettings& settings, Executor* executor)
@@ -134,8 +175,29 @@ class Builder {
     if (std::has_single_bit(settings_.leaf_block_size)) block_shift_ = std::countr_zero(settings_.leaf_block_size);
   }
 
+  // The tree: the valid primitives gathered, the top levels split on this thread, the subtrees
+  // deferred below them built (on the executor's threads when it has several) and spliced in.
   BinaryBvh build() {
     BinaryBvh bvh;
+    gather_primitives();
+    if (refs_.empty()) return bvh;
+    bvh.nodes.reserve(2 * refs_.size());
+    bvh.nodes.push_back({});
+    const std::vector<Task> deferred = build_top_levels(bvh.nodes);
+    if (executor_ != nullptr && executor_->concurrency() > 1 && !deferred.empty()) {
+      build_subtrees_in_parallel(deferred, bvh.nodes);
+    } else {
+      build_subtrees_in_place(deferred, bvh.nodes);
+    }
+    bvh.primitive_order.resize(refs_.size());
+    for (std::size_t i = 0; i < refs_.size(); ++i) bvh.primitive_order[i] = refs_[i].id();
+    return bvh;
+  }
+
+ private:
+  // refs_ = the primitives whose boxes are valid and finite, in index order, the boxes asked of
+  // the source a chunk at a time.
+  void gather_primitives() {
     // At its final size at once: grown by doubling, a large input would be copied and its pages
     // faulted in again at each step.
     refs_.reserve(count_);
@@ -150,14 +212,13 @@ class Builder {
         refs_.push_back(PrimRef::make(b, first + k));
       }
     }
-    if (refs_.empty()) return bvh;
-    bvh.primitive_order.resize(refs_.size());
-    bvh.nodes.reserve(2 * refs_.size());
-    bvh.nodes.push_back({});
+  }
 
-    // Top levels on this thread; subtrees at or below the threshold are deferred and then built
-    // independently (they own disjoint ranges of primitive_order) and spliced in, in a fixed
-    // order. The threshold depends only on the input, so the tree is the same on any executor.
+  // The top levels into `nodes`, from the root down on this thread; returns the tasks at or below
+  // the deferral threshold, in the order met, for the subtrees below them. These own disjoint
+  // ranges of refs_ and are spliced in that order; the threshold depends only on the input, so
+  // the tree is the same on any executor.
+  std::vector<Task> build_top_levels(NodeArray& nodes) {
     const auto total = static_cast<std::uint32_t>(refs_.size());
     const std::uint32_t defer_at = std::max<std::uint32_t>(total / 64, 4096);
     std::vector<Task> deferred;
@@ -169,45 +230,36 @@ class Builder {
         deferred.push_back(task);
         continue;
       }
-      split_or_leaf(task, bvh.nodes, stack);
+      split_or_leaf(task, nodes, stack);
     }
-    if (deferred.empty()) return finish(bvh);
-    if (!executor_ || executor_->concurrency() <= 1) {
-      // One at a time, in place: each subtree's root is its placeholder and its nodes follow the
-      // tree's, as the splice below puts them, without the copy.
-      for (const Task& subtree : deferred) build_all({subtree}, bvh.nodes);
-      return finish(bvh);
-    }
-
-    std::vector<NodeArray> subtrees(deferred.size());
-    SerialExecutor serial;
-    (executor_ ? *executor_ : serial).parallel_for(deferred.size(), 1, [&](std::size_t b, std::size_t e) {
-      for (std::size_t i = b; i < e; ++i) {
-        NodeArray& local = subtrees[i];
-        // At most 2n - 1 nodes for n primitives: grown by doubling, the array would be copied and
-        // fresh pages faulted in at each step.
-        local.reserve(2 * std::size_t{deferred[i].end - deferred[i].begin});
-        local.push_back({});
-        build_all({{0, deferred[i].begin, deferred[i].end, deferred[i].depth, deferred[i].bounds}}, local);
-      }
-    });
-    // Local node k >= 1 goes to offset + k - 1; the local root replaces the placeholder.
-    for (std::size_t i = 0; i < deferred.size(); ++i) {
-      const auto offset = static_cast<std::uint32_t>(bvh.nodes.size());
-      auto relocate = [&](BinaryNode n) {
-        if (!n.is_leaf()) n.first = offset + n.first - 1;
-        return n;
-      };
-      bvh.nodes[deferred[i].node] = relocate(subtrees[i][0]);
-      for (std::size_t k = 1; k < subtrees[i].size(); ++k) bvh.nodes.push_back(relocate(subtrees[i][k]));
-    }
-    return finish(bvh);
+    return deferred;
   }
 
- private:
-  BinaryBvh& finish(BinaryBvh& bvh) const {
-    for (std::size_t i = 0; i < refs_.size(); ++i) bvh.primitive_order[i] = refs_[i].id();
-    return bvh;
+  // The deferred subtrees one at a time, in place: each subtree's root is its placeholder and its
+  // nodes follow the tree's, as splice puts them, without the copy.
+  void build_subtrees_in_place(const std::vector<Task>& deferred, NodeArray& nodes) {
+    for (const Task& subtree : deferred) build_all({subtree}, nodes);
+  }
+
+  // The deferred subtrees on the executor's threads, each into a node array of its own, then
+  // spliced into `nodes` in order.
+  void build_subtrees_in_parallel(const std::vector<Task>& deferred, NodeArray& nodes) {
+    std::vector<NodeArray> subtrees(deferred.size());
+    executor_->parallel_for(deferred.size(), 1, [&](std::size_t b, std::size_t e) {
+      for (std::size_t i = b; i < e; ++i) build_subtree(deferred[i], subtrees[i]);
+    });
+    for (std::size_t i = 0; i < deferred.size(); ++i) splice(subtrees[i], deferred[i].node, nodes);
+  }
+
+  // The subtree of `task` into the empty `local`, its root at local[0].
+  void build_subtree(const Task& task, NodeArray& local) {
+    // At most 2n - 1 nodes for n primitives: grown by doubling, the array would be copied and
+    // fresh pages faulted in at each step.
+    local.reserve(2 * std::size_t{task.end - task.begin});
+    local.push_back({});
+    Task root = task;
+    root.node = 0;
+    build_all({root}, local);
   }
 
   RangeBounds range_bounds(std::uint32_t begin, std::uint32_t end) const {
@@ -225,6 +277,10 @@ class Builder {
     }
   }
 
+  // The node of `task`: a small node's whole subtree at once (small_subtree); else two children
+  // on `stack`, split where the binned SAH finds a split cheaper than a leaf (or any, when the
+  // node must split), or at the object median when it finds none and the node must split; else a
+  // leaf.
   void split_or_leaf(const Task& task, NodeArray& nodes, std::vector<Task>& stack) {
     const Aabbf node_bounds = task.bounds.box.to_aabb();
     const Aabbf center_bounds = task.bounds.centroids.to_aabb();
@@ -251,8 +307,7 @@ class Builder {
       middle = median_split(task, center_bounds);  // every centre equal, or too deep for the SAH
     }
     if (middle == task.begin || middle == task.end) {
-      nodes[task.node].first = task.begin;
-      nodes[task.node].count = count;
+      make_leaf(nodes, task.node, task.begin, count);
       return;
     }
     if (!sides_known) sides[0] = range_bounds(task.begin, middle), sides[1] = range_bounds(middle, task.end);
@@ -265,6 +320,17 @@ class Builder {
     return static_cast<float>((n + settings_.leaf_block_size - 1) / settings_.leaf_block_size);
   }
 
+  // A key whose unsigned order is the order of the primitive's centre on `axis`, ties by id.
+  static std::uint64_t centre_key(const PrimRef& ref, int axis) {
+    alignas(16) float c[4];
+    ref.center().store(c);
+    // + 0 turns -0 into +0 (they compare equal as floats); then the unsigned order of the
+    // bits is the float order: negatives have every bit flipped, the others the sign bit set.
+    const auto bits32 = std::bit_cast<std::uint32_t>(c[axis] + 0.0f);
+    const std::uint32_t sortable = bits32 ^ (std::uint32_t(std::int32_t(bits32) >> 31) | 0x80000000u);
+    return std::uint64_t(sortable) << 32 | ref.id();
+  }
+
   // order[0, count) = the indices into refs_ of the task's primitives (at most kExactSweepMax)
   // sorted by centre on `axis`, ties by id. A sorting network (Batcher's odd-even merge sort)
   // over the next power of two, padded with keys above every real one: its compare-exchanges
@@ -275,18 +341,8 @@ class Builder {
     std::uint64_t key[kExactSweepMax];
     std::uint32_t index[kExactSweepMax];
     for (std::uint32_t i = 0; i < n; ++i) {
-      if (i < count) {
-        const PrimRef& ref = refs_[task.begin + i];
-        alignas(16) float c[4];
-        ref.center().store(c);
-        // + 0 turns -0 into +0 (they compare equal as floats); then the unsigned order of the
-        // bits is the float order: negatives have every bit flipped, the others the sign bit set.
-        const auto bits32 = std::bit_cast<std::uint32_t>(c[axis] + 0.0f);
-        const std::uint32_t sortable = bits32 ^ (std::uint32_t(std::int32_t(bits32) >> 31) | 0x80000000u);
-        key[i] = std::uint64_t(sortable) << 32 | ref.id();
-      } else {
-        key[i] = ~std::uint64_t(0);  // above every real key: a finite centre never sorts to all ones
-      }
+      // Padding above every real key: a finite centre never sorts to all ones.
+      key[i] = i < count ? centre_key(refs_[task.begin + i], axis) : ~std::uint64_t(0);
       index[i] = task.begin + i;
     }
     const auto exchange = [&](std::uint32_t a, std::uint32_t b) {
@@ -314,6 +370,13 @@ class Builder {
     std::uint8_t at[3][kExactSweepMax];
   };
 
+  // The best split of a small node: its first `left` primitives in the order of `axis` go left.
+  struct SmallSplit {
+    float cost = kInfinity<float>;
+    std::uint32_t left = 0;  // 0: none (every centre equal)
+    int axis = -1;
+  };
+
   // The subtree of a small node (more than one primitive, at most kExactSweepMax), built here
   // depth first. Each node is split by sweeping every position of its primitives sorted by
   // centre, on each axis: cheaper than clearing and sweeping 3 x bin_count bins for a handful of
@@ -328,27 +391,48 @@ class Builder {
     nodes[task.node].bounds = node_bounds;
     const std::uint32_t count = task.end - task.begin;
     const bool must_split = count > settings_.max_leaf_size;
-    const float inv_area = 1.0f / std::max(0.5f * node_bounds.surface_area(), std::numeric_limits<float>::min());
-    SmallOrders orders;
-    if (given != nullptr) {
-      orders = *given;
-    } else {
-      std::uint32_t order[kExactSweepMax];
-      for (int axis = 0; axis < 3; ++axis) {
-        if (!(center_bounds.max[axis] > center_bounds.min[axis])) {
-          // Never swept, here or below (a side's centres are equal too): any order will do.
-          for (std::uint32_t i = 0; i < count; ++i) orders.at[axis][i] = static_cast<std::uint8_t>(i);
-          continue;
-        }
-        sort_by_centre(task, axis, order);
-        for (std::uint32_t i = 0; i < count; ++i) orders.at[axis][i] = static_cast<std::uint8_t>(order[i] - task.begin);
+    const SmallOrders orders = given != nullptr ? *given : sort_small_node(task, center_bounds);
+    const SmallSplit split = sweep_sorted_centres(task, orders, node_bounds, center_bounds);
+    if (split.left == 0 || !(split.cost < blocks(count) || must_split)) {
+      if (split.left == 0 && must_split) {  // every centre equal: the median split of split_or_leaf
+        const std::uint32_t middle = median_split(task, center_bounds);
+        push_children(task, middle, nodes, stack, {range_bounds(task.begin, middle), range_bounds(middle, task.end)});
+        return;
       }
+      make_leaf(nodes, task.node, task.begin, count);
+      return;
     }
-    std::array<float, kExactSweepMax> right_cost;
-    float best_cost = kInfinity<float>;
-    std::uint32_t best_left = 0;
-    int best_axis = -1;
+    SmallOrders sides[2];
+    partition_small(task, orders, split, sides);
+    small_children(task, split.left, nodes, stack, sides);
+  }
+
+  // A small node's orders, sorted here: the axes on which its centres differ by sort_by_centre.
+  SmallOrders sort_small_node(const Task& task, const Aabbf& center_bounds) const {
+    const std::uint32_t count = task.end - task.begin;
+    SmallOrders orders;
+    std::uint32_t order[kExactSweepMax];
+    for (int axis = 0; axis < 3; ++axis) {
+      if (!(center_bounds.max[axis] > center_bounds.min[axis])) {
+        // Never swept, here or below (a side's centres are equal too): any order will do.
+        for (std::uint32_t i = 0; i < count; ++i) orders.at[axis][i] = static_cast<std::uint8_t>(i);
+        continue;
+      }
+      sort_by_centre(task, axis, order);
+      for (std::uint32_t i = 0; i < count; ++i) orders.at[axis][i] = static_cast<std::uint8_t>(order[i] - task.begin);
+    }
+    return orders;
+  }
+
+  // The cheapest split of a small node by the SAH among every position of each axis's order on
+  // which the centres differ: a sweep from the right for the right-hand costs, then from the left.
+  SmallSplit sweep_sorted_centres(const Task& task, const SmallOrders& orders, const Aabbf& node_bounds,
+                                  const Aabbf& center_bounds) const {
+    const std::uint32_t count = task.end - task.begin;
+    const float inv_area = 1.0f / std::max(0.5f * node_bounds.surface_area(), std::numeric_limits<float>::min());
     const PrimRef* refs = refs_.data() + task.begin;
+    std::array<float, kExactSweepMax> right_cost;
+    SmallSplit best;
     for (int axis = 0; axis < 3; ++axis) {
       if (!(center_bounds.max[axis] > center_bounds.min[axis])) continue;  // every centre equal
       const std::uint8_t* order = orders.at[axis];
@@ -361,54 +445,50 @@ class Builder {
       for (std::uint32_t left = 1; left < count; ++left) {
         acc.grow(refs[order[left - 1]].box);
         const float cost = settings_.traversal_cost + (acc.half_area() * blocks(left) + right_cost[left]) * inv_area;
-        if (cost < best_cost) best_cost = cost, best_left = left, best_axis = axis;
+        if (cost < best.cost) best = {cost, left, axis};
       }
     }
-    if (best_left == 0 || !(best_cost < blocks(count) || must_split)) {
-      if (best_left == 0 && must_split) {  // every centre equal: the median split of split_or_leaf
-        const std::uint32_t middle = median_split(task, center_bounds);
-        push_children(task, middle, nodes, stack, {range_bounds(task.begin, middle), range_bounds(middle, task.end)});
-        return;
-      }
-      nodes[task.node].first = task.begin;
-      nodes[task.node].count = count;
-      return;
-    }
-    // The primitives in the chosen axis's order; then each side's orders are the node's, filtered
-    // to the side and renumbered from the side's first primitive.
+    return best;
+  }
+
+  // Puts a small node's primitives in the order of the split's axis, and gives each side its
+  // orders: the node's, filtered to the side and renumbered from the side's first primitive.
+  void partition_small(const Task& task, const SmallOrders& orders, const SmallSplit& split, SmallOrders sides[2]) {
+    const std::uint32_t count = task.end - task.begin;
+    const PrimRef* refs = refs_.data() + task.begin;
     std::array<PrimRef, kExactSweepMax> sorted;
     std::uint8_t position[kExactSweepMax];
     for (std::uint32_t i = 0; i < count; ++i) {
-      const std::uint8_t from = orders.at[best_axis][i];
+      const std::uint8_t from = orders.at[split.axis][i];
       sorted[i] = refs[from];
       position[from] = static_cast<std::uint8_t>(i);
     }
     std::copy_n(sorted.begin(), count, refs_.begin() + task.begin);
-    SmallOrders sides[2];
     for (int axis = 0; axis < 3; ++axis) {
       std::uint32_t n[2] = {0, 0};
       for (std::uint32_t i = 0; i < count; ++i) {
         const std::uint32_t p = position[orders.at[axis][i]];
-        const int side = p >= best_left ? 1 : 0;
-        sides[side].at[axis][n[side]++] = static_cast<std::uint8_t>(p - (side != 0 ? best_left : 0));
+        const int side = p >= split.left ? 1 : 0;
+        sides[side].at[axis][n[side]++] = static_cast<std::uint8_t>(p - (side != 0 ? split.left : 0));
       }
     }
-    const std::uint32_t middle = task.begin + best_left;
+  }
+
+  // The two children of a small node split after its first `left` primitives: a leaf for a
+  // single primitive, else its subtree here, or on `stack` when too deep for the SAH.
+  void small_children(const Task& task, std::uint32_t left, NodeArray& nodes, std::vector<Task>& stack,
+                      const SmallOrders sides[2]) {
+    const std::uint32_t middle = task.begin + left;
     const Task children[2] = {{0, task.begin, middle, task.depth + 1, range_bounds(task.begin, middle)},
                               {0, middle, task.end, task.depth + 1, range_bounds(middle, task.end)}};
-    const auto first = static_cast<std::uint32_t>(nodes.size());
-    nodes.push_back({});
-    nodes.push_back({});
-    nodes[task.node].first = first;
-    nodes[task.node].count = 0;
+    const std::uint32_t first = add_children(nodes, task.node);
     for (int side = 0; side < 2; ++side) {
       Task child = children[side];
       child.node = first + std::uint32_t(side);
       const std::uint32_t n = child.end - child.begin;
       if (n == 1) {
         nodes[child.node].bounds = child.bounds.box.to_aabb();
-        nodes[child.node].first = child.begin;
-        nodes[child.node].count = 1;
+        make_leaf(nodes, child.node, child.begin, 1);
       } else if (child.depth < kMaxSahDepth) {
         small_subtree(child, nodes, stack, &sides[side]);
       } else {
@@ -420,65 +500,68 @@ class Builder {
   // Two children for the task, [task.begin, middle) and [middle, task.end), on the stack.
   void push_children(const Task& task, std::uint32_t middle, NodeArray& nodes, std::vector<Task>& stack,
                      const std::array<RangeBounds, 2>& sides) {
-    const auto left = static_cast<std::uint32_t>(nodes.size());
-    nodes.push_back({});
-    nodes.push_back({});
-    nodes[task.node].first = left;
-    nodes[task.node].count = 0;
+    const std::uint32_t left = add_children(nodes, task.node);
     // Right first, so the left subtree is built (and laid out) first.
     stack.push_back({left + 1, middle, task.end, task.depth + 1, sides[1]});
     stack.push_back({left, task.begin, middle, task.depth + 1, sides[0]});
   }
 
-  // One pass over the primitives bins them on all three axes at once; then a sweep per axis.
+  // The cheapest binned split by the SAH: the primitives binned on all three axes in one pass,
+  // then the bins of each axis on which the centres differ swept.
   Split find_split(const Task& task, const Aabbf& node_bounds, const Aabbf& center_bounds) const {
-    const std::uint32_t k = settings_.bin_count;
     const float inv_area = 1.0f / std::max(0.5f * node_bounds.surface_area(), std::numeric_limits<float>::min());
-    float lo[3], scale[3];
-    bool usable[3];
-    for (int axis = 0; axis < 3; ++axis) {
-      lo[axis] = center_bounds.min[axis];
-      const float extent = center_bounds.max[axis] - lo[axis];
-      usable[axis] = extent > 0.0f;
-      scale[axis] = usable[axis] ? static_cast<float>(k) / extent : 0.0f;  // every centre in bin 0
-    }
     Bin bins[3][kMaxBins];
+    bin_primitives(task, center_bounds, bins);
+    Split best;
+    for (int axis = 0; axis < 3; ++axis) {
+      if (center_bounds.max[axis] - center_bounds.min[axis] > 0.0f) {
+        sweep_bins(bins[axis], axis, task.end - task.begin, inv_area, best);
+      }
+    }
+    return best;
+  }
+
+  // bins[axis][b] = the bounds and the number of the task's primitives whose centre is in bin b
+  // of `axis`: bin_count bins evenly over the centres' extent (all in bin 0 where it is empty).
+  void bin_primitives(const Task& task, const Aabbf& center_bounds, Bin (&bins)[3][kMaxBins]) const {
+    const std::uint32_t k = settings_.bin_count;
     for (auto& axis_bins : bins) {
       for (std::uint32_t b = 0; b < k; ++b) axis_bins[b].clear();
     }
     // The three bin indices at once: clamped in float, then truncated.
-    const Float4 lo4(lo[0], lo[1], lo[2], 0.0f), scale4(scale[0], scale[1], scale[2], 0.0f);
+    const Float4 lo4(center_bounds.min[0], center_bounds.min[1], center_bounds.min[2], 0.0f);
+    const Float4 scale4(bin_scale(center_bounds, 0, k), bin_scale(center_bounds, 1, k),
+                        bin_scale(center_bounds, 2, k), 0.0f);
     const Float4 last_bin(static_cast<float>(k - 1));
     for (std::uint32_t i = task.begin; i < task.end; ++i) {
       const PrimRef& ref = refs_[i];
       alignas(16) float bin[4];
-      min(max((ref.center() - lo4) * scale4, Float4(0.0f)), last_bin).store(bin);
+      bin_coordinate(ref.center(), lo4, scale4, last_bin).store(bin);
       for (int axis = 0; axis < 3; ++axis) bins[axis][static_cast<std::uint32_t>(bin[axis])].add(ref.box);
     }
-    Split best;
+  }
+
+  // `best` = the split between bins of `axis` when it is cheaper than `best`, for a node of
+  // `count` primitives: a sweep from the right for the right-hand costs, then from the left.
+  void sweep_bins(const Bin* axis_bins, int axis, std::uint32_t count, float inv_area, Split& best) const {
+    const std::uint32_t k = settings_.bin_count;
     std::array<float, kMaxBins> right_cost;
-    for (int axis = 0; axis < 3; ++axis) {
-      if (!usable[axis]) continue;
-      const Bin* axis_bins = bins[axis];
-      // Sweep from the right for the right-hand areas, then from the left.
-      Box4 acc;
-      std::uint32_t n = 0;
-      for (std::uint32_t b = k - 1; b > 0; --b) {
-        acc.grow(axis_bins[b].bounds());
-        n += axis_bins[b].count;
-        right_cost[b] = n ? acc.half_area() * blocks(n) : 0.0f;
-      }
-      acc = {};
-      n = 0;
-      for (std::uint32_t b = 0; b + 1 < k; ++b) {
-        acc.grow(axis_bins[b].bounds());
-        n += axis_bins[b].count;
-        if (n == 0 || n == task.end - task.begin) continue;
-        const float cost = settings_.traversal_cost + (acc.half_area() * blocks(n) + right_cost[b + 1]) * inv_area;
-        if (cost < best.cost) best = {axis, b, cost};
-      }
+    Box4 acc;
+    std::uint32_t n = 0;
+    for (std::uint32_t b = k - 1; b > 0; --b) {
+      acc.grow(axis_bins[b].bounds());
+      n += axis_bins[b].count;
+      right_cost[b] = n ? acc.half_area() * blocks(n) : 0.0f;
     }
-    return best;
+    acc = {};
+    n = 0;
+    for (std::uint32_t b = 0; b + 1 < k; ++b) {
+      acc.grow(axis_bins[b].bounds());
+      n += axis_bins[b].count;
+      if (n == 0 || n == count) continue;
+      const float cost = settings_.traversal_cost + (acc.half_area() * blocks(n) + right_cost[b + 1]) * inv_area;
+      if (cost < best.cost) best = {axis, b, cost};
+    }
   }
 
   // Moves the primitives of bins [0, split.bin] before the others (in place, deterministic; the
@@ -487,27 +570,25 @@ class Builder {
   // each primitive's side mispredicts on about every other one.
   std::uint32_t partition(const Task& task, const Aabbf& center_bounds, const Split& split, RangeBounds sides[2]) {
     const int axis = split.axis;
-    const float lo = center_bounds.min[axis];
-    const float scale = static_cast<float>(settings_.bin_count) / (center_bounds.max[axis] - lo);
     const Float4 inf(kInfinity<float>), minus_inf(-kInfinity<float>);
     Float4 box_lo[2] = {inf, inf}, box_hi[2] = {minus_inf, minus_inf};
     Float4 c_lo[2] = {inf, inf}, c_hi[2] = {minus_inf, minus_inf};
     std::uint32_t k = task.begin;
     PrimRef* refs = refs_.data();
-    // The primitive goes left when find_split binned it at or below split.bin: its clamped bin
-    // coordinate (find_split's, from the centre on `axis`) is below split.bin + 1, before
+    // The primitive goes left when bin_primitives binned it at or below split.bin: its clamped bin
+    // coordinate (bin_primitives', from the centre on `axis`) is below split.bin + 1, before
     // truncation. Computed from the centre broadcast to every lane, so that the mask is the side
     // in every lane.
-    const Float4 lo4(lo), scale4(scale);
-    const Float4 last(static_cast<float>(settings_.bin_count - 1)), bound(static_cast<float>(split.bin + 1));
+    const Float4 lo4(center_bounds.min[axis]), scale4(bin_scale(center_bounds, axis, settings_.bin_count));
+    const Float4 last_bin(static_cast<float>(settings_.bin_count - 1)), bound(static_cast<float>(split.bin + 1));
     for (std::uint32_t i = task.begin; i < task.end; ++i) {
       const PrimRef ref = refs[i];
       const Float4 c = ref.center();
-      float axis_lo, axis_hi;  // lane `axis` of the box, from memory (the centre is then find_split's)
+      float axis_lo, axis_hi;  // lane `axis` of the box, from memory (the centre is then bin_primitives')
       std::memcpy(&axis_lo, reinterpret_cast<const char*>(&refs[i].box.lo) + axis * sizeof(float), sizeof(float));
       std::memcpy(&axis_hi, reinterpret_cast<const char*>(&refs[i].box.hi) + axis * sizeof(float), sizeof(float));
       const Float4 centre((axis_lo + axis_hi) * 0.5f);
-      const auto m = min(max((centre - lo4) * scale4, Float4(0.0f)), last) < bound;  // every lane: goes left
+      const auto m = bin_coordinate(centre, lo4, scale4, last_bin) < bound;  // every lane: goes left
       const int mbits = bits(m);
       // [task.begin, k) go left, [k, i) right: swapping refs[i] with refs[k] keeps that whichever
       // side refs[i] takes, and k moves past it when it goes left.
@@ -526,6 +607,8 @@ class Builder {
     return k;
   }
 
+  // Moves the task's primitives so that the first half (by centre on the axis where the centres
+  // spread most, ties by id) comes before the second; returns where the second starts.
   std::uint32_t median_split(const Task& task, const Aabbf& center_bounds) {
     const int axis = max_dimension(center_bounds.extent());
     const std::uint32_t middle = task.begin + (task.end - task.begin) / 2;

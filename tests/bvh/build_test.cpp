@@ -151,21 +151,27 @@ TEST(BinnedSah, Deterministic) {
 
 TEST(BinnedSah, ParallelBuildGivesTheSameTreeOnAnyExecutor) {
   const std::vector<Aabbf> boxes = random_boxes(300000, 77);  // large enough to defer subtrees
-  const BinaryBvh serial = build_binned_sah(boxes);
+  // The defaults; single-primitive leaves with few bins; a block size that is not a power of two.
+  BuildSettings settings[3];
+  settings[1].max_leaf_size = 1, settings[1].bin_count = 8, settings[1].leaf_block_size = 1;
+  settings[2].max_leaf_size = 8, settings[2].bin_count = 32, settings[2].leaf_block_size = 3;
   SerialExecutor one;
   ThreadPool three(3);
-  for (Executor* executor : {static_cast<Executor*>(&one), static_cast<Executor*>(&three)}) {
-    const BinaryBvh parallel = build_binned_sah(boxes, {}, executor);
-    ASSERT_EQ(parallel.primitive_order, serial.primitive_order);
-    ASSERT_EQ(parallel.nodes.size(), serial.nodes.size());
-    for (std::size_t i = 0; i < serial.nodes.size(); ++i) {
-      ASSERT_EQ(parallel.nodes[i].first, serial.nodes[i].first) << "node " << i;
-      ASSERT_EQ(parallel.nodes[i].count, serial.nodes[i].count) << "node " << i;
-      ASSERT_EQ(parallel.nodes[i].bounds.min, serial.nodes[i].bounds.min) << "node " << i;
-      ASSERT_EQ(parallel.nodes[i].bounds.max, serial.nodes[i].bounds.max) << "node " << i;
+  for (const BuildSettings& setting : settings) {
+    const BinaryBvh serial = build_binned_sah(boxes, setting);
+    for (Executor* executor : {static_cast<Executor*>(&one), static_cast<Executor*>(&three)}) {
+      const BinaryBvh parallel = build_binned_sah(boxes, setting, executor);
+      ASSERT_EQ(parallel.primitive_order, serial.primitive_order);
+      ASSERT_EQ(parallel.nodes.size(), serial.nodes.size());
+      for (std::size_t i = 0; i < serial.nodes.size(); ++i) {
+        ASSERT_EQ(parallel.nodes[i].first, serial.nodes[i].first) << "node " << i;
+        ASSERT_EQ(parallel.nodes[i].count, serial.nodes[i].count) << "node " << i;
+        ASSERT_EQ(parallel.nodes[i].bounds.min, serial.nodes[i].bounds.min) << "node " << i;
+        ASSERT_EQ(parallel.nodes[i].bounds.max, serial.nodes[i].bounds.max) << "node " << i;
+      }
     }
+    check_tree(serial, boxes, setting);
   }
-  check_tree(serial, boxes, {});
 }
 
 // The SAH cost (in double) of splitting `boxes` into `left` and the rest, as the builder weighs it:
