@@ -159,86 +159,17 @@ bool prepare_rays(std::span<const QueryRay> rays, const QueryOptions& options, W
   return any;
 }
 
-// One packet: hits[r] = raycast(rays[r], options) for r < rays.size() <= kPacketRays; or, with
-// `distances` (hits then unused), distances[r] = the distance of that hit, +inf for a miss: only
-// the nearest distance is kept, and a mesh chunk traced through the shared packet makes no record.
-void trace_packet(const Scene::State& s, std::span<const QueryRay> rays, std::span<QueryHit> hits, float* distances,
-                  const QueryOptions& options, const Aabbf& scene_box, Workspace& w) {
-  const std::size_t n = rays.size();
-  const bool distances_only = distances != nullptr;
-  Rayf* ray = w.ray;
-  bool* valid = w.valid;
-  if (distances_only) {
-    std::fill_n(distances, n, kInfinity<float>);
-  } else {
-    std::fill_n(hits.begin(), n, QueryHit{});
-  }
-  const bool any = prepare_rays(rays, options, w);
-  const std::size_t lanes_end = (n + kLanes - 1) / kLanes * kLanes;
-  for (std::size_t r = n; r < lanes_end; ++r) {
-    // Lanes past the packet's end: never entering anything.
-    for (int a = 0; a < 3; ++a) w.origin[a][r] = w.dir[a][r] = 0.0f;
-    w.tmax[r] = -kInfinity<float>;
-  }
-  if (!any) return;
-  for (std::size_t base = 0; base < lanes_end; base += kLanes) {
-    for (int a = 0; a < 3; ++a) {  // as RayInverse::from_ray
-      const F inv = F(1.0f) / F::load(w.dir[a] + base);
-      inv.store(w.inv_dir[a] + base);
-      // All bits set where the direction's sign bit is (1 / -0 is -inf: -0 counts, as with
-      // std::signbit).
-      select(inv < F(0.0f), F(std::bit_cast<float>(~0u)), F(0.0f)).store(w.negative[a] + base);
-    }
-  }
-  // A hit at `distance` for ray r: with distances only, the nearest distance is the answer
-  // whichever record hit_before would keep among equally near ones.
-  const auto offer_distance = [&](std::size_t r, float distance) {
-    if (!(distance < distances[r])) return;
-    distances[r] = distance;
-    ray[r].tmax = w.tmax[r] = distance;  // nothing farther can win
-  };
-  const auto offer = [&](std::size_t r, const QueryHit& candidate) {
-    if (distances_only) return offer_distance(r, candidate.distance);
-    if (hits[r].hit && !hit_before(candidate, hits[r])) return;
-    hits[r] = candidate;
-    ray[r].tmax = w.tmax[r] = candidate.distance;  // nothing farther can win
-  };
-  std::uint64_t valid_rays = 0;
-  for (std::size_t r = 0; r < n; ++r) valid_rays |= std::uint64_t(valid[r]) << r;
-  // The rays that enter a bounded collider's box: ray_enters_box, lane for lane.
-  const auto entering = [&](const Aabbf& box) {
-    std::uint64_t mask = 0;
-    for (std::size_t base = 0; base < n; base += kLanes) {
-      F t0(0.0f), t1 = F::load(w.tmax + base);
-      for (int a = 0; a < 3; ++a) {
-        const M negative = F::load(w.negative[a] + base) != F(0.0f);
-        const F near = select(negative, F(box.max[a]), F(box.min[a])), far = select(negative, F(box.min[a]), F(box.max[a]));
-        const F origin = F::load(w.origin[a] + base), inv = F::load(w.inv_dir[a] + base);
-        clip_to_slab(near, far, origin, inv, inv * F(kFarScale<float>), t0, t1);  // inv_far as RayInverse's
-      }
-      mask |= std::uint64_t(unsigned(bits(t0 <= t1))) << base;
-    }
-    return mask;
-  };
-  // walk_nearest's test of one collider for each ray it would test it for: every valid ray for an
-  // unbounded collider, else those entering its box within their current limit (a ray's limit
-  // changes only by its own hits, so the mask taken before the loop is each ray's test).
-  const auto test_shape = [&](const CommittedCollider& c) {
-    for (std::uint64_t in = c.proxy == bvh::kNullProxy ? valid_rays : entering(c.bounds); in != 0; in &= in - 1) {
-      const auto r = static_cast<std::size_t>(std::countr_zero(in));
-      QueryHit candidate;
-      if (nearest_hit(c, ray[r], options, candidate)) offer(r, candidate);
-    }
-  };
-  for (const std::uint32_t slot : s.unbounded) {
-    if (visible(*s.committed[slot], options)) test_shape(*s.committed[slot]);
-  }
-
-  // The packet's intervals, and the box of its rays' segments inside the scene's bounds (grown
-  // by far more than the rounding of their end points).
-  // 8 rays at a time; the scalar min(a, b) and max(a, b) (which keep a when b is NaN: an origin
-  // on a face its ray runs along gives one, and it is dropped) are the SIMD min(b, a), max(b, a).
+// The box of the rays' segments inside the scene's bounds, and the packet's intervals.
+struct PacketExtent {
   PacketBounds bounds;
+  Aabbf segments;  // empty when no ray's segment crosses the scene's bounds
+};
+
+// The packet's intervals over its valid rays (w.tmax >= 0), and the box of their segments
+// clipped to `scene_box`, from the structure-of-arrays rows [0, lanes_end), 8 rays at a time.
+// The scalar min(a, b) and max(a, b) (which keep a when b is NaN: an origin on a face its ray
+// runs along gives one, and it is dropped) are the SIMD min(b, a), max(b, a).
+PacketExtent packet_extent(const Workspace& w, std::size_t lanes_end, const Aabbf& scene_box) {
   F origin_lo[3], origin_hi[3], inv_lo[3], inv_hi[3], segment_lo[3], segment_hi[3];
   M finite[3];
   for (int a = 0; a < 3; ++a) {
@@ -267,111 +198,263 @@ void trace_packet(const Scene::State& s, std::span<const QueryRay> rays, std::sp
       segment_hi[a] = max(select(keep, max(p1, p0), minus_inf), segment_hi[a]);
     }
   }
-  Aabbf segments;
+  PacketExtent e;
   for (int a = 0; a < 3; ++a) {
-    bounds.bounded[a] = bits(finite[a]) == (1 << kLanes) - 1;
-    bounds.origin_lo[a] = reduce_min(origin_lo[a]), bounds.origin_hi[a] = reduce_max(origin_hi[a]);
-    bounds.inv_lo[a] = reduce_min(inv_lo[a]), bounds.inv_hi[a] = reduce_max(inv_hi[a]);
-    segments.min[a] = reduce_min(segment_lo[a]), segments.max[a] = reduce_max(segment_hi[a]);
+    e.bounds.origin_lo[a] = reduce_min(origin_lo[a]), e.bounds.origin_hi[a] = reduce_max(origin_hi[a]);
+    e.bounds.inv_lo[a] = reduce_min(inv_lo[a]), e.bounds.inv_hi[a] = reduce_max(inv_hi[a]);
+    e.segments.min[a] = reduce_min(segment_lo[a]), e.segments.max[a] = reduce_max(segment_hi[a]);
+    // Bounded: every inverse direction finite and of one sign.
+    e.bounds.bounded[a] =
+        bits(finite[a]) == (1 << kLanes) - 1 && (e.bounds.inv_lo[a] > 0.0f || e.bounds.inv_hi[a] < 0.0f);
   }
-  for (int a = 0; a < 3; ++a) {
-    bounds.bounded[a] = bounds.bounded[a] && (bounds.inv_lo[a] > 0.0f || bounds.inv_hi[a] < 0.0f);
-  }
-  if (!segments.is_valid()) return;
+  return e;
+}
+
+// `segments` grown by far more than the rounding of their end points.
+Aabbf with_rounding_margin(const Aabbf& segments) {
   const float margin = 1e-4f * (max(max_component(abs(segments.min)), max_component(abs(segments.max))) +
                                 max_component(segments.max - segments.min)) +
                        std::numeric_limits<float>::min();
-  segments = {segments.min - Vec3f{margin, margin, margin}, segments.max + Vec3f{margin, margin, margin}};
+  return {segments.min - Vec3f{margin, margin, margin}, segments.max + Vec3f{margin, margin, margin}};
+}
+
+// One packet of rays[0, n) (n <= kPacketRays) on its way through the scene: the rays in the
+// workspace, the answers so far, and the packet's intervals.
+class PacketTrace {
+ public:
+  PacketTrace(const Scene::State& s, std::span<const QueryRay> rays, std::span<QueryHit> hits, float* distances,
+              const QueryOptions& options, Workspace& w)
+      : s_(s), rays_(rays), hits_(hits), distances_(distances), options_(options), w_(w), n_(rays.size()),
+        lanes_end_((n_ + kLanes - 1) / kLanes * kLanes) {}
+
+  // The answers cleared to misses and the rays prepared, with their inverse directions; whether
+  // any ray is valid.
+  bool prepare() {
+    clear_answers();
+    const bool any = prepare_rays(rays_, options_, w_);
+    for (std::size_t r = n_; r < lanes_end_; ++r) {
+      // Lanes past the packet's end: never entering anything.
+      for (int a = 0; a < 3; ++a) w_.origin[a][r] = w_.dir[a][r] = 0.0f;
+      w_.tmax[r] = -kInfinity<float>;
+    }
+    if (!any) return false;
+    invert_directions();
+    for (std::size_t r = 0; r < n_; ++r) valid_rays_ |= std::uint64_t(w_.valid[r]) << r;
+    return true;
+  }
+
+  // The colliders without a box (planes), tested ray by ray.
+  void test_unbounded() {
+    for (const std::uint32_t slot : s_.unbounded) {
+      if (visible(*s_.committed[slot], options_)) test_shape(*s_.committed[slot]);
+    }
+  }
+
+  // The packet's intervals, and the box its rays' segments span inside `scene_box`, which the
+  // colliders are gathered in; false when no segment crosses it.
+  bool bound(const Aabbf& scene_box) {
+    const PacketExtent extent = packet_extent(w_, lanes_end_, scene_box);
+    if (!extent.segments.is_valid()) return false;
+    bounds_ = extent.bounds;
+    segments_ = with_rounding_margin(extent.segments);
+    return true;
+  }
+
+  // w.candidates = the visible colliders of the top-level tree in the segments' box that the
+  // packet may enter, nearest first along the packet's middle ray, where it enters the box (a
+  // tile's rays meet the colliders in much the same order); after it, by the packet's bound.
+  void gather_candidates() {
+    std::vector<Candidate>& candidates = w_.candidates;
+    candidates.clear();
+    const float tmax = packet_tmax();
+    std::size_t middle_index = n_ / 2;
+    while (middle_index > 0 && !w_.valid[middle_index]) --middle_index;
+    while (!w_.valid[middle_index]) ++middle_index;
+    const Rayf& middle_ray = w_.ray[middle_index];
+    const RayInverse<float> middle = RayInverse<float>::from_ray(middle_ray);
+    s_.tree.query(segments_, [&](std::uint32_t proxy) {
+      const CommittedCollider& c = *s_.committed[s_.tree.user(proxy)];
+      float t_enter;
+      if (!visible(c, options_) || !packet_enters_box(bounds_, c.bounds, tmax, t_enter)) return true;
+      float t_middle;
+      const bool middle_enters = ray_enters_box(c.bounds, middle, middle_ray.tmax, t_middle);
+      candidates.push_back({&c, middle_enters ? t_middle : kInfinity<float>, t_enter});
+      return true;
+    });
+    std::sort(candidates.begin(), candidates.end(), [](const Candidate& a, const Candidate& b) {
+      if (a.t != b.t) return a.t < b.t;
+      return a.bound < b.bound || (a.bound == b.bound && a.collider->id < b.collider->id);
+    });
+  }
+
+  // Each candidate the packet may still enter (hits so far are nearer than the others): a shape
+  // ray by ray, a mesh placed as it is through the shared packet, any other mesh through its
+  // instance's coherent trace.
+  void trace_candidates() {
+    for (const Candidate& candidate : w_.candidates) {
+      const CommittedCollider& c = *candidate.collider;
+      float t_enter;
+      if (!packet_enters_box(bounds_, c.bounds, packet_tmax(), t_enter)) continue;
+      const auto* mesh = std::get_if<WorldMesh>(&c.shape);
+      if (mesh == nullptr) {
+        test_shape(c);
+      } else if (mesh->bvh && mesh->transform.is_identity() && shared_packet_loaded()) {
+        trace_shared(c, *mesh->bvh);
+      } else {
+        trace_mesh(c, *mesh);
+      }
+    }
+  }
+
+ private:
+  // Every answer a miss: +inf distances, or empty hits.
+  void clear_answers() {
+    if (distances_ != nullptr) {
+      std::fill_n(distances_, n_, kInfinity<float>);
+    } else {
+      std::fill_n(hits_.begin(), n_, QueryHit{});
+    }
+  }
+
+  // w.inv_dir and w.negative from w.dir, 8 lanes at a time, as RayInverse::from_ray.
+  void invert_directions() {
+    for (std::size_t base = 0; base < lanes_end_; base += kLanes) {
+      for (int a = 0; a < 3; ++a) {
+        const F inv = F(1.0f) / F::load(w_.dir[a] + base);
+        inv.store(w_.inv_dir[a] + base);
+        // All bits set where the direction's sign bit is (1 / -0 is -inf: -0 counts, as with
+        // std::signbit).
+        select(inv < F(0.0f), F(std::bit_cast<float>(~0u)), F(0.0f)).store(w_.negative[a] + base);
+      }
+    }
+  }
+
+  // A hit at `distance` for ray r: with distances only, the nearest distance is the answer
+  // whichever record hit_before would keep among equally near ones.
+  void offer_distance(std::size_t r, float distance) {
+    if (!(distance < distances_[r])) return;
+    distances_[r] = distance;
+    w_.ray[r].tmax = w_.tmax[r] = distance;  // nothing farther can win
+  }
+
+  // A hit for ray r, kept when it comes before the ray's best as in walk_nearest (hit_before).
+  void offer(std::size_t r, const QueryHit& candidate) {
+    if (distances_ != nullptr) return offer_distance(r, candidate.distance);
+    if (hits_[r].hit && !hit_before(candidate, hits_[r])) return;
+    hits_[r] = candidate;
+    w_.ray[r].tmax = w_.tmax[r] = candidate.distance;  // nothing farther can win
+  }
+
+  // The rays that enter a bounded collider's box: ray_enters_box, lane for lane.
+  std::uint64_t entering(const Aabbf& box) const {
+    std::uint64_t mask = 0;
+    for (std::size_t base = 0; base < n_; base += kLanes) {
+      F t0(0.0f), t1 = F::load(w_.tmax + base);
+      for (int a = 0; a < 3; ++a) {
+        const M negative = F::load(w_.negative[a] + base) != F(0.0f);
+        const F near = select(negative, F(box.max[a]), F(box.min[a])), far = select(negative, F(box.min[a]), F(box.max[a]));
+        const F origin = F::load(w_.origin[a] + base), inv = F::load(w_.inv_dir[a] + base);
+        clip_to_slab(near, far, origin, inv, inv * F(kFarScale<float>), t0, t1);  // inv_far as RayInverse's
+      }
+      mask |= std::uint64_t(unsigned(bits(t0 <= t1))) << base;
+    }
+    return mask;
+  }
 
   // The largest limit among the rays (w.tmax is -inf for the invalid ones and past the end).
-  const auto packet_tmax = [&] {
+  float packet_tmax() const {
     F t(-kInfinity<float>);
-    for (std::size_t base = 0; base < n; base += kLanes) t = max(F::load(w.tmax + base), t);
+    for (std::size_t base = 0; base < n_; base += kLanes) t = max(F::load(w_.tmax + base), t);
     return reduce_max(t);
-  };
-  std::vector<Candidate>& candidates = w.candidates;
-  candidates.clear();
-  const float tmax = packet_tmax();
-  std::size_t middle_index = n / 2;
-  while (middle_index > 0 && !valid[middle_index]) --middle_index;
-  while (!valid[middle_index]) ++middle_index;
-  const Rayf& middle_ray = ray[middle_index];
-  const RayInverse<float> middle = RayInverse<float>::from_ray(middle_ray);
-  s.tree.query(segments, [&](std::uint32_t proxy) {
-    const CommittedCollider& c = *s.committed[s.tree.user(proxy)];
-    float t_enter;
-    if (!visible(c, options) || !packet_enters_box(bounds, c.bounds, tmax, t_enter)) return true;
-    // Nearest first along the packet's middle ray, where it enters the box (a tile's rays meet
-    // the colliders in much the same order); after it, by the packet's bound.
-    float t_middle;
-    const bool middle_enters = ray_enters_box(c.bounds, middle, middle_ray.tmax, t_middle);
-    candidates.push_back({&c, middle_enters ? t_middle : kInfinity<float>, t_enter});
-    return true;
-  });
-  std::sort(candidates.begin(), candidates.end(), [](const Candidate& a, const Candidate& b) {
-    if (a.t != b.t) return a.t < b.t;
-    return a.bound < b.bound || (a.bound == b.bound && a.collider->id < b.collider->id);
-  });
+  }
+
+  // walk_nearest's test of one collider for each ray it would test it for: every valid ray for an
+  // unbounded collider, else those entering its box within their current limit (a ray's limit
+  // changes only by its own hits, so the mask taken before the loop is each ray's test).
+  void test_shape(const CommittedCollider& c) {
+    for (std::uint64_t in = c.proxy == bvh::kNullProxy ? valid_rays_ : entering(c.bounds); in != 0; in &= in - 1) {
+      const auto r = static_cast<std::size_t>(std::countr_zero(in));
+      QueryHit candidate;
+      if (nearest_hit(c, w_.ray[r], options_, candidate)) offer(r, candidate);
+    }
+  }
+
+  // Whether the rays share one mesh packet, w.shared (loaded on the first mesh placed as it is).
+  bool shared_packet_loaded() {
+    if (shared_ < 0) {
+      const mesh_packet::RayLanes lanes{{w_.origin[0], w_.origin[1], w_.origin[2]},
+                                        {w_.dir[0], w_.dir[1], w_.dir[2]},
+                                        {w_.inv_dir[0], w_.inv_dir[1], w_.inv_dir[2]}};
+      shared_ = mesh_packet::load_rays(w_.shared, std::span<const Rayf>(w_.ray, n_), valid_rays_, lanes) ? 1 : 0;
+    }
+    return shared_ == 1;
+  }
 
   // A mesh in the world's frame: the shared packet, each lane up to its ray's current limit, as
   // MeshInstance::intersect_coherent's identity case would trace the rays the box admits.
-  int shared = -1;  // not yet tried, 0: the rays do not share a packet, 1: loaded
-  const auto trace_shared = [&](const CommittedCollider& c, const MeshBvh& bvh) {
+  void trace_shared(const CommittedCollider& c, const MeshBvh& bvh) {
     const std::uint64_t in = entering(c.bounds);
     if (in == 0) return;
-    for (std::size_t base = 0; base < n; base += kLanes) {
+    for (std::size_t base = 0; base < n_; base += kLanes) {
       const M lanes = M::from_bits(int(unsigned(in >> base) & 0xFFu));
-      select(lanes, F::load(w.tmax + base), F(-kInfinity<float>)).store(w.shared.tmax + base);
+      select(lanes, F::load(w_.tmax + base), F(-kInfinity<float>)).store(w_.shared.tmax + base);
     }
-    mesh_packet::Trace::rays(bvh, w.shared, in, options.faces);
-    for (std::uint64_t found = w.shared.found; found != 0; found &= found - 1) {
+    mesh_packet::Trace::rays(bvh, w_.shared, in, options_.faces);
+    for (std::uint64_t found = w_.shared.found; found != 0; found &= found - 1) {
       const int r = std::countr_zero(found);
-      if (distances_only) {
-        offer_distance(std::size_t(r), w.shared.tmax[r]);
+      if (distances_ != nullptr) {
+        offer_distance(std::size_t(r), w_.shared.tmax[r]);
         continue;
       }
-      MeshHit m = mesh_packet::Trace::hit(bvh, w.shared, r);
+      MeshHit m = mesh_packet::Trace::hit(bvh, w_.shared, r);
       m.normal = normalize(m.normal), m.shading_normal = normalize(m.shading_normal);
-      offer(std::size_t(r), from_mesh_hit(c, ray[r], m));
+      offer(std::size_t(r), from_mesh_hit(c, w_.ray[r], m));
     }
-  };
-  for (const Candidate& candidate : candidates) {
-    const CommittedCollider& c = *candidate.collider;
-    float t_enter;
-    if (!packet_enters_box(bounds, c.bounds, packet_tmax(), t_enter)) continue;  // hits so far are nearer
-    const auto* mesh = std::get_if<WorldMesh>(&c.shape);
-    if (mesh == nullptr) {
-      test_shape(c);
-      continue;
-    }
-    if (mesh->bvh && mesh->transform.is_identity()) {
-      if (shared < 0) {
-        const mesh_packet::RayLanes lanes{{w.origin[0], w.origin[1], w.origin[2]},
-                                          {w.dir[0], w.dir[1], w.dir[2]},
-                                          {w.inv_dir[0], w.inv_dir[1], w.inv_dir[2]}};
-        shared = mesh_packet::load_rays(w.shared, std::span<const Rayf>(ray, n), valid_rays, lanes) ? 1 : 0;
-      }
-      if (shared == 1) {
-        trace_shared(c, *mesh->bvh);
-        continue;
-      }
-    }
-    // The rays raycast would trace through the mesh (only where the box admits them, so that
-    // the packets hold the rays that need them).
+  }
+
+  // Any other mesh: the rays raycast would trace through it, only where the box admits them (so
+  // that the instance's packets hold the rays that need them), through intersect_coherent.
+  void trace_mesh(const CommittedCollider& c, const WorldMesh& mesh) {
     std::size_t count = 0;
     for (std::uint64_t in = entering(c.bounds); in != 0; in &= in - 1) {
       const auto r = static_cast<std::size_t>(std::countr_zero(in));
-      w.mesh_rays[count] = ray[r];
-      w.mesh_ray_of[count++] = static_cast<std::uint8_t>(r);
+      w_.mesh_rays[count] = w_.ray[r];
+      w_.mesh_ray_of[count++] = static_cast<std::uint8_t>(r);
     }
-    if (count == 0) continue;
-    static_cast<void>(mesh->intersect_coherent(std::span<const Rayf>(w.mesh_rays, count),
-                                               std::span<MeshHit>(w.mesh_hits, count), options.faces));
+    if (count == 0) return;
+    static_cast<void>(mesh.intersect_coherent(std::span<const Rayf>(w_.mesh_rays, count),
+                                              std::span<MeshHit>(w_.mesh_hits, count), options_.faces));
     for (std::size_t k = 0; k < count; ++k) {
-      const std::size_t r = w.mesh_ray_of[k];
-      if (w.mesh_hits[k].hit) offer(r, from_mesh_hit(c, ray[r], w.mesh_hits[k]));
+      const std::size_t r = w_.mesh_ray_of[k];
+      if (w_.mesh_hits[k].hit) offer(r, from_mesh_hit(c, w_.ray[r], w_.mesh_hits[k]));
     }
   }
+
+  const Scene::State& s_;
+  std::span<const QueryRay> rays_;
+  std::span<QueryHit> hits_;
+  float* distances_;  // null: the answers are hits_
+  const QueryOptions& options_;
+  Workspace& w_;
+  std::size_t n_;
+  std::size_t lanes_end_;  // n_ rounded up to whole groups of kLanes
+  std::uint64_t valid_rays_ = 0;
+  PacketBounds bounds_;
+  Aabbf segments_;  // the box the colliders are gathered in
+  int shared_ = -1;  // w.shared: -1 not yet tried, 0 the rays do not share a packet, 1 loaded
+};
+
+// One packet: hits[r] = raycast(rays[r], options) for r < rays.size() <= kPacketRays; or, with
+// `distances` (hits then unused), distances[r] = the distance of that hit, +inf for a miss: only
+// the nearest distance is kept, and a mesh chunk traced through the shared packet makes no record.
+void trace_packet(const Scene::State& s, std::span<const QueryRay> rays, std::span<QueryHit> hits, float* distances,
+                  const QueryOptions& options, const Aabbf& scene_box, Workspace& w) {
+  PacketTrace packet(s, rays, hits, distances, options, w);
+  if (!packet.prepare()) return;
+  packet.test_unbounded();
+  if (!packet.bound(scene_box)) return;
+  packet.gather_candidates();
+  packet.trace_candidates();
 }
 
 // trace(first, count, scene_box, workspace) for each run of up to 64 of `ray_count` rays, over
