@@ -332,8 +332,20 @@ namespace {
 // The world ray carried into a mesh instance's frame. Under the identity transform (the mesh's
 // frame is the world's: reconstruction chunks, static level geometry) the world ray itself is
 // walked instead.
+// transform.inverse_point(origin) and inverse_vector(dir) on Float4 lanes, read straight from the
+// two structures (lane 3 holds the next field and is ignored): the same operations in the same
+// order, so the same bits, in half the instructions of the scalar forms.
 Rayf local_ray(const Transformf& transform, const Rayf& ray) {
-  return {transform.inverse_point(ray.origin), transform.inverse_vector(ray.dir), ray.tmin, ray.tmax};
+  using simd::Float4;
+  static_assert(sizeof(Transformf) == 10 * sizeof(float) && sizeof(Rayf) == 8 * sizeof(float), "packed floats");
+  const Float4 w(transform.rotation.w);
+  const Float4 u = -Float4::load(&transform.rotation.x);  // the conjugate's vector part
+  const Float4 scale(transform.scale.x, transform.scale.y, transform.scale.z, 1.0f);
+  const Float4 origin = Float4::load(&ray.origin.x) - Float4::load(&transform.translation.x);
+  alignas(16) float o[4], d[4];
+  (detail::rotate_lanes(w, u, origin) / scale).store(o);
+  (detail::rotate_lanes(w, u, Float4::load(&ray.dir.x)) / scale).store(d);
+  return {{o[0], o[1], o[2]}, {d[0], d[1], d[2]}, ray.tmin, ray.tmax};
 }
 
 // What a mesh instance asks its tree for: under a transform, the point is taken on the world ray.

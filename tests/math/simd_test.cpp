@@ -13,6 +13,7 @@
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
+#include <cstring>
 #include <limits>
 #include <random>
 #include <string>
@@ -235,6 +236,28 @@ TYPED_TEST(SimdFloat, SqrtMatchesScalar) {
 TYPED_TEST(SimdFloat, NegateFlipsOnlyTheSignBit) {
   expect_lanes_match<TypeParam>([](auto a, auto) { return -a; },
                                 [](float a, float) { return float_from_bits(bits_of(a) ^ 0x80000000u); }, same_bits);
+}
+
+TEST(SimdFloat4, YzxAndZxyRotateTheFirstThreeLanesAndKeepTheFourth) {
+  using hitscan::simd::Float4;
+  const Float4 a(1.5f, -2.0f, 3.25f, -0.0f);
+  alignas(16) float l[4];
+  yzx(a).store(l);
+  EXPECT_EQ(l[0], -2.0f);
+  EXPECT_EQ(l[1], 3.25f);
+  EXPECT_EQ(l[2], 1.5f);
+  EXPECT_TRUE(std::signbit(l[3]) && l[3] == 0.0f);
+  zxy(a).store(l);
+  EXPECT_EQ(l[0], 3.25f);
+  EXPECT_EQ(l[1], 1.5f);
+  EXPECT_EQ(l[2], -2.0f);
+  EXPECT_TRUE(std::signbit(l[3]) && l[3] == 0.0f);
+  // Each undoes the other, bits and NaN included.
+  const Float4 b(std::numeric_limits<float>::quiet_NaN(), 1e-40f, -std::numeric_limits<float>::infinity(), 7.0f);
+  alignas(16) float in[4], out[4];
+  b.store(in);
+  zxy(yzx(b)).store(out);
+  EXPECT_EQ(std::memcmp(in, out, sizeof in), 0);
 }
 
 TYPED_TEST(SimdFloat, AbsClearsOnlyTheSignBit) {

@@ -148,6 +148,40 @@ TEST(MeshInstance, HitFieldsInTheWorldAreThoseAskedForBitForBit) {
   }
 }
 
+// An instance takes a world ray into its frame as Transform's inverse_point and inverse_vector
+// do, bit for bit: its hits are those of its tree for that local ray, and the same for every
+// rotation, scale (mirrors included) and translation.
+TEST(MeshInstance, TracesTheLocalRayOfTransformsInverseBitForBit) {
+  const auto mesh = test::icosphere(3, 1.0f);
+  const auto bvh = std::make_shared<const MeshBvh>(MeshBvh::build(mesh).value());
+  std::mt19937 gen(71);
+  std::uniform_real_distribution<float> u(-1, 1);
+  int hits = 0;
+  for (int k = 0; k < 40; ++k) {
+    const Transformf tr{Quatf::from_components(u(gen), u(gen), u(gen), u(gen)),
+                        Vec3f{u(gen), u(gen), u(gen)} * 50.0f,
+                        {0.25f + 2 * std::abs(u(gen)), (k % 3 == 0 ? -1.0f : 1.0f) * (0.25f + 2 * std::abs(u(gen))),
+                         0.25f + 2 * std::abs(u(gen))}};
+    const MeshInstance instance{bvh, tr};
+    for (int i = 0; i < 200; ++i) {
+      const Vec3f target = tr.apply_point(Vec3f{u(gen), u(gen), u(gen)});
+      const Vec3f origin = target + Vec3f{u(gen), u(gen), u(gen)} * 10.0f;
+      const Rayf ray{origin, target - origin, 0.0f, 100.0f};
+      const Rayf local{tr.inverse_point(ray.origin), tr.inverse_vector(ray.dir), ray.tmin, ray.tmax};
+      const MeshHit a = instance.intersect(ray, FaceMode::both, HitFields::basic);
+      const MeshHit b = bvh->intersect(local, FaceMode::both, HitFields::basic);
+      ASSERT_EQ(a.hit, b.hit) << k << " " << i;
+      if (!a.hit) continue;
+      ++hits;
+      ASSERT_EQ(std::bit_cast<std::uint32_t>(a.t), std::bit_cast<std::uint32_t>(b.t)) << k << " " << i;
+      ASSERT_EQ(a.triangle, b.triangle);
+      ASSERT_EQ(std::bit_cast<std::uint32_t>(a.u), std::bit_cast<std::uint32_t>(b.u));
+      ASSERT_EQ(std::bit_cast<std::uint32_t>(a.v), std::bit_cast<std::uint32_t>(b.v));
+    }
+  }
+  EXPECT_GT(hits, 3000);
+}
+
 TEST(MeshInstance, SingularTransformMisses) {
   const MeshInstance flat{std::make_shared<const MeshBvh>(MeshBvh::build(test::icosphere(1)).value()),
                           {Quatf{}, {0, 0, 0}, {1, 0, 1}}};

@@ -1,9 +1,23 @@
 #pragma once
 /// Quat: a unit quaternion representing a rotation. Every constructor normalises.
 
+#include <type_traits>
+
+#include "hitscan/math/simd.hpp"
 #include "hitscan/math/vec3.hpp"
 
 namespace hitscan {
+
+namespace detail {
+/// Quat::rotate's formula on Float4 lanes 0 to 2 (lane 3 is carried along and ignored): the
+/// same operations on the same operands in the same order, so the same bits as the scalar form,
+/// in a third of its instructions. `u` holds the quaternion's vector part, `w` its scalar.
+inline simd::Float4 rotate_lanes(simd::Float4 w, simd::Float4 u, simd::Float4 v) {
+  const auto cross = [](simd::Float4 a, simd::Float4 b) { return yzx(a) * zxy(b) - zxy(a) * yzx(b); };
+  const simd::Float4 t = cross(u, v) * simd::Float4(2.0f);
+  return v + t * w + cross(u, t);
+}
+}  // namespace detail
 
 template <Real T>
 struct Quat {
@@ -51,6 +65,13 @@ struct Quat {
 
   /// Rotates v (v' = q v q*), in the form 2 u x (u x v + w v) that needs no matrix.
   constexpr Vec3<T> rotate(Vec3<T> v) const {
+    if constexpr (std::is_same_v<T, float>) {
+      if (!std::is_constant_evaluated()) {
+        alignas(16) float r[4];
+        detail::rotate_lanes(simd::Float4(w), simd::Float4(x, y, z, 0.0f), simd::Float4(v.x, v.y, v.z, 0.0f)).store(r);
+        return {r[0], r[1], r[2]};
+      }
+    }
     const Vec3<T> u{x, y, z};
     const Vec3<T> t = cross(u, v) * T(2);
     return v + t * w + cross(u, t);

@@ -89,6 +89,18 @@ inline Float4 max(Float4 a, Float4 b) { return Float4(vbslq_f32(vcgtq_f32(a.nati
 /// fabs clears the sign bit only.
 inline Float4 abs(Float4 a) { return Float4(vabsq_f32(a.native)); }
 inline Float4 sqrt(Float4 a) { return Float4(vsqrtq_f32(a.native)); }
+/// The first three lanes rotated, the fourth kept: yzx(a) = (a1, a2, a0, a3), zxy(a) = (a2, a0,
+/// a1, a3). With a 3-vector in lanes 0 to 2 they give the operands of its cross products.
+inline Float4 yzx(Float4 a) {
+  float l[4];
+  a.store(l);
+  return Float4(l[1], l[2], l[0], l[3]);
+}
+inline Float4 zxy(Float4 a) {
+  float l[4];
+  a.store(l);
+  return Float4(l[2], l[0], l[1], l[3]);
+}
 
 // fcmgt / fcmge / fcmeq are false when either operand is NaN; != is the complement of ==.
 inline Mask4 operator<(Float4 a, Float4 b) { return Mask4(vcltq_f32(a.native, b.native)); }

@@ -87,6 +87,19 @@ struct ScalarFloat {
   friend ScalarFloat max(ScalarFloat a, ScalarFloat b) { return map(a, b, [](float x, float y) { return x > y ? x : y; }); }
   friend ScalarFloat abs(ScalarFloat a) { return map(a, a, [](float x, float) { return std::fabs(x); }); }
   friend ScalarFloat sqrt(ScalarFloat a) { return map(a, a, [](float x, float) { return std::sqrt(x); }); }
+  /// The first three lanes rotated, the others kept (N >= 3): yzx(a) = (a1, a2, a0, a3...),
+  /// zxy(a) = (a2, a0, a1, a3...). With a 3-vector in lanes 0 to 2 they give the operands of its
+  /// cross products.
+  friend ScalarFloat yzx(ScalarFloat a) {
+    ScalarFloat r = a;
+    r.lane[0] = a.lane[1], r.lane[1] = a.lane[2], r.lane[2] = a.lane[0];
+    return r;
+  }
+  friend ScalarFloat zxy(ScalarFloat a) {
+    ScalarFloat r = a;
+    r.lane[0] = a.lane[2], r.lane[1] = a.lane[0], r.lane[2] = a.lane[1];
+    return r;
+  }
 
   friend ScalarMask<N> operator<(ScalarFloat a, ScalarFloat b) { return test(a, b, [](float x, float y) { return x < y; }); }
   friend ScalarMask<N> operator<=(ScalarFloat a, ScalarFloat b) { return test(a, b, [](float x, float y) { return x <= y; }); }

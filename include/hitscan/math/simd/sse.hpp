@@ -72,6 +72,10 @@ inline Float4 max(Float4 a, Float4 b) { return Float4(_mm_max_ps(a.native, b.nat
 /// Clears the sign bit only.
 inline Float4 abs(Float4 a) { return Float4(_mm_andnot_ps(_mm_set1_ps(-0.0f), a.native)); }
 inline Float4 sqrt(Float4 a) { return Float4(_mm_sqrt_ps(a.native)); }
+/// The first three lanes rotated, the fourth kept: yzx(a) = (a1, a2, a0, a3), zxy(a) = (a2, a0,
+/// a1, a3). With a 3-vector in lanes 0 to 2 they give the operands of its cross products.
+inline Float4 yzx(Float4 a) { return Float4(_mm_shuffle_ps(a.native, a.native, _MM_SHUFFLE(3, 0, 2, 1))); }
+inline Float4 zxy(Float4 a) { return Float4(_mm_shuffle_ps(a.native, a.native, _MM_SHUFFLE(3, 1, 0, 2))); }
 
 // cmpps: lt, le, gt, ge and eq are ordered predicates (false on NaN); neq is "unordered or not
 // equal" (true on NaN). Floating-point exceptions stay masked, so the signalling forms never trap.
