@@ -1,8 +1,10 @@
 /// hitscan: the whole C++ API of the hitscan::hitscan library in one header, for programs that
 /// would rather not pick headers one by one. Each header it includes also compiles on its own.
 ///
-/// Not included: the io layer (`hitscan/io/*.hpp`: mesh files through assimp, ray tables, images),
-/// which is the separate hitscan::io library, and the C API (`hitscan/hitscan.h`).
+/// Not included: the AR layer (`hitscan/ar/*.hpp`: route draping, placement, smoothing, occlusion),
+/// which is the separate hitscan::ar library; the io layer (`hitscan/io/*.hpp`: mesh files through
+/// assimp, ray tables, images), which is the separate hitscan::io library; and the C API
+/// (`hitscan/hitscan.h`).
 #pragma once
 
 #include "hitscan/assert.hpp"
@@ -61,11 +63,3 @@
 #include "hitscan/query/overlap.hpp"
 #include "hitscan/query/query_hit.hpp"
 #include "hitscan/query/scene.hpp"
-
-// AR: routes draped over reconstructed meshes, placement, smoothing, occlusion.
-#include "hitscan/ar/camera.hpp"
-#include "hitscan/ar/chunks.hpp"
-#include "hitscan/ar/drape.hpp"
-#include "hitscan/ar/occlusion.hpp"
-#include "hitscan/ar/placement.hpp"
-#include "hitscan/ar/smoothing.hpp"

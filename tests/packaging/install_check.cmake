@@ -17,15 +17,16 @@ set(expected
   ${PREFIX}/${INCLUDEDIR}/hitscan/version.hpp
   ${PREFIX}/${INCLUDEDIR}/hitscan/query/scene.hpp
   ${PREFIX}/${INCLUDEDIR}/hitscan/math/simd.hpp
+  ${PREFIX}/${INCLUDEDIR}/hitscan/ar/drape.hpp
   ${lib}/libhitscan_c.so.${VERSION}
   ${lib}/cmake/hitscan/hitscanConfig.cmake
   ${lib}/cmake/hitscan/hitscanConfigVersion.cmake
   ${lib}/cmake/hitscan/hitscanTargets.cmake
   ${lib}/pkgconfig/hitscan_c.pc)
 if(EXISTS ${lib}/libhitscan.so.${VERSION})  # BUILD_SHARED_LIBS
-  list(APPEND expected ${lib}/libhitscan.so.${VERSION})
+  list(APPEND expected ${lib}/libhitscan.so.${VERSION} ${lib}/libhitscan_ar.so.${VERSION})
 else()
-  list(APPEND expected ${lib}/libhitscan.a)
+  list(APPEND expected ${lib}/libhitscan.a ${lib}/libhitscan_ar.a)
 endif()
 if(IO)
   list(APPEND expected ${PREFIX}/${INCLUDEDIR}/hitscan/io/mesh_loader.hpp ${lib}/cmake/hitscan/hitscanIoTargets.cmake)
