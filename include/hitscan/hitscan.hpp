@@ -42,6 +42,7 @@
 #include "hitscan/geometry/ray_triangle.hpp"
 #include "hitscan/geometry/shapes.hpp"
 #include "hitscan/geometry/sweep.hpp"
+#include "hitscan/geometry/sweep_plane.hpp"
 
 // Broadphases and trees over boxes.
 #include "hitscan/bvh/broad_phase.hpp"

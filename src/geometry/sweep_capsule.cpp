@@ -15,14 +15,8 @@ namespace {
 using detail::hit_at;
 using detail::started_in_contact;
 using detail::to_double;
-using detail::valid_motion;
-using detail::valid_shape;
+using detail::valid_sweep;
 using detail::within_sweep;
-
-template <Real T, class Target>
-bool valid_input(const Capsule<T>& moving, Vec3<T> direction, T max_distance, const Target& target) {
-  return valid_motion(direction, max_distance) && valid_shape(moving) && valid_shape(target);
-}
 
 /// The part every advancement pair shares once the start is known to be apart: the capsule's
 /// segment against the target's core, within the tolerance at the pair's size.
@@ -45,7 +39,7 @@ T pair_limit(const Capsule<T>& moving, const Target& target, ContactTolerance<T>
 template <Real T>
 SweepHit<T> capsule_cast(const Capsule<T>& moving, Vec3<T> direction, T max_distance, const Sphere<T>& target,
                          ContactTolerance<T> tol) {
-  if (!valid_input(moving, direction, max_distance, target)) return {};
+  if (!valid_sweep(moving, direction, max_distance, target)) return {};
   // contact() has the sphere as A: its normal runs from the capsule to the sphere, and its
   // point_on_a is the sphere's point facing the capsule.
   const Contact<T> start = contact(target, moving, T(0), tol);
@@ -61,7 +55,7 @@ SweepHit<T> capsule_cast(const Capsule<T>& moving, Vec3<T> direction, T max_dist
 template <Real T>
 SweepHit<T> capsule_cast(const Capsule<T>& moving, Vec3<T> direction, T max_distance, const Capsule<T>& target,
                          ContactTolerance<T> tol) {
-  if (!valid_input(moving, direction, max_distance, target)) return {};
+  if (!valid_sweep(moving, direction, max_distance, target)) return {};
   const Contact<T> start = contact(moving, target, T(0), tol);
   if (start.touching) return started_in_contact(start);
   return advance(moving, direction, max_distance, ConvexSupport::from(Segment<T>{target.a, target.b}),
@@ -71,7 +65,7 @@ SweepHit<T> capsule_cast(const Capsule<T>& moving, Vec3<T> direction, T max_dist
 template <Real T>
 SweepHit<T> capsule_cast(const Capsule<T>& moving, Vec3<T> direction, T max_distance, const Obb<T>& target,
                          ContactTolerance<T> tol) {
-  if (!valid_input(moving, direction, max_distance, target)) return {};
+  if (!valid_sweep(moving, direction, max_distance, target)) return {};
   const Contact<T> start = contact(moving, target, T(0), tol);
   if (start.touching) return started_in_contact(start);
   return advance(moving, direction, max_distance, ConvexSupport::from(target), T(0),
@@ -86,7 +80,7 @@ SweepHit<T> capsule_cast(const Capsule<T>& moving, Vec3<T> direction, T max_dist
 template <Real T>
 SweepHit<T> capsule_cast(const Capsule<T>& moving, Vec3<T> direction, T max_distance, const Cylinder<T>& target,
                          ContactTolerance<T> tol) {
-  if (!valid_input(moving, direction, max_distance, target)) return {};
+  if (!valid_sweep(moving, direction, max_distance, target)) return {};
   const T limit = pair_limit(moving, target, tol);
   const ConvexSupport cylinder = ConvexSupport::from(target);
   const Segment<double> core = to_double(Segment<T>{moving.a, moving.b});
@@ -119,7 +113,7 @@ SweepHit<T> capsule_cast(const Capsule<T>& moving, Vec3<T> direction, T max_dist
 template <Real T>
 SweepHit<T> capsule_cast(const Capsule<T>& moving, Vec3<T> direction, T max_distance, const Plane<T>& target,
                          ContactTolerance<T> tol) {
-  if (!valid_input(moving, direction, max_distance, target)) return {};
+  if (!valid_sweep(moving, direction, max_distance, target)) return {};
   const T scale = length(target.normal);
   const Vec3<T> n = target.normal / scale;
   const T offset = target.offset / scale;
@@ -150,7 +144,7 @@ SweepHit<T> capsule_cast(const Capsule<T>& moving, Vec3<T> direction, T max_dist
 template <Real T>
 SweepHit<T> capsule_cast(const Capsule<T>& moving, Vec3<T> direction, T max_distance, const Triangle<T>& target,
                          ContactTolerance<T> tol) {
-  if (!valid_input(moving, direction, max_distance, target)) return {};
+  if (!valid_sweep(moving, direction, max_distance, target)) return {};
   const Contact<T> start = contact(moving, target, T(0), tol);
   if (start.touching) return started_in_contact(start);
   return advance(moving, direction, max_distance, ConvexSupport::from(target), T(0),
@@ -160,7 +154,7 @@ SweepHit<T> capsule_cast(const Capsule<T>& moving, Vec3<T> direction, T max_dist
 template <Real T>
 SweepHit<T> capsule_cast(const Capsule<T>& moving, Vec3<T> direction, T max_distance, const ConvexPolygon<T>& target,
                          ContactTolerance<T> tol) {
-  if (!valid_input(moving, direction, max_distance, target)) return {};
+  if (!valid_sweep(moving, direction, max_distance, target)) return {};
   const Contact<T> start = detail::polygon_contact(moving, target, tol);
   if (start.touching) return started_in_contact(start);
   return advance(moving, direction, max_distance, ConvexSupport::from(target), T(0),

@@ -17,14 +17,8 @@ namespace {
 
 using detail::hit_at;
 using detail::started_in_contact;
-using detail::valid_motion;
-using detail::valid_shape;
+using detail::valid_sweep;
 using detail::within_sweep;
-
-template <Real T, class Target>
-bool valid_input(const Sphere<T>& moving, Vec3<T> direction, T max_distance, const Target& target) {
-  return valid_motion(direction, max_distance) && valid_shape(moving) && valid_shape(target);
-}
 
 /// The sweep's answer from a ray hit on the target grown by the sphere's radius r: the ray's
 /// point is the centre at contact, its normal the target's outward normal there.
@@ -133,7 +127,7 @@ Contact<T> cylinder_start_contact(const Sphere<T>& s, const Cylinder<T>& c, T li
 template <Real T>
 SweepHit<T> sphere_cast(const Sphere<T>& moving, Vec3<T> direction, T max_distance, const Sphere<T>& target,
                         ContactTolerance<T> tol) {
-  if (!valid_input(moving, direction, max_distance, target)) return {};
+  if (!valid_sweep(moving, direction, max_distance, target)) return {};
   const Contact<T> start = contact(moving, target, T(0), tol);
   if (start.touching) return started_in_contact(start);
   const Sphere<T> grown{target.center, moving.radius + target.radius};
@@ -143,7 +137,7 @@ SweepHit<T> sphere_cast(const Sphere<T>& moving, Vec3<T> direction, T max_distan
 template <Real T>
 SweepHit<T> sphere_cast(const Sphere<T>& moving, Vec3<T> direction, T max_distance, const Capsule<T>& target,
                         ContactTolerance<T> tol) {
-  if (!valid_input(moving, direction, max_distance, target)) return {};
+  if (!valid_sweep(moving, direction, max_distance, target)) return {};
   const Contact<T> start = contact(moving, target, T(0), tol);
   if (start.touching) return started_in_contact(start);
   const Capsule<T> grown{target.a, target.b, moving.radius + target.radius};
@@ -159,7 +153,7 @@ SweepHit<T> sphere_cast(const Sphere<T>& moving, Vec3<T> direction, T max_distan
 template <Real T>
 SweepHit<T> sphere_cast(const Sphere<T>& moving, Vec3<T> direction, T max_distance, const Obb<T>& target,
                         ContactTolerance<T> tol) {
-  if (!valid_input(moving, direction, max_distance, target)) return {};
+  if (!valid_sweep(moving, direction, max_distance, target)) return {};
   const Contact<T> start = contact(moving, target, T(0), tol);
   if (start.touching) return started_in_contact(start);
   const T r = moving.radius;
@@ -186,7 +180,7 @@ SweepHit<T> sphere_cast(const Sphere<T>& moving, Vec3<T> direction, T max_distan
 template <Real T>
 SweepHit<T> sphere_cast(const Sphere<T>& moving, Vec3<T> direction, T max_distance, const Cylinder<T>& target,
                         ContactTolerance<T> tol) {
-  if (!valid_input(moving, direction, max_distance, target)) return {};
+  if (!valid_sweep(moving, direction, max_distance, target)) return {};
   const T limit = tol.at_size(max(size_of(moving), size_of(target)));
   const Contact<T> start = cylinder_start_contact(moving, target, limit);
   if (start.touching) return started_in_contact(start);
@@ -200,7 +194,7 @@ SweepHit<T> sphere_cast(const Sphere<T>& moving, Vec3<T> direction, T max_distan
 template <Real T>
 SweepHit<T> sphere_cast(const Sphere<T>& moving, Vec3<T> direction, T max_distance, const Plane<T>& target,
                         ContactTolerance<T> tol) {
-  if (!valid_input(moving, direction, max_distance, target)) return {};
+  if (!valid_sweep(moving, direction, max_distance, target)) return {};
   // The plane's equation divided by |normal|, in case it is not quite unit length.
   const T scale = length(target.normal);
   const Vec3<T> n = target.normal / scale;
@@ -224,7 +218,7 @@ SweepHit<T> sphere_cast(const Sphere<T>& moving, Vec3<T> direction, T max_distan
 template <Real T>
 SweepHit<T> sphere_cast(const Sphere<T>& moving, Vec3<T> direction, T max_distance, const Triangle<T>& target,
                         ContactTolerance<T> tol) {
-  if (!valid_input(moving, direction, max_distance, target)) return {};
+  if (!valid_sweep(moving, direction, max_distance, target)) return {};
   const Vec3<T> e1 = target.v1 - target.v0, e2 = target.v2 - target.v0;
   // Too thin to carry a plane (closest_point.hpp's rule): the union of its edges.
   const Vec3<T> n = carries_plane(e1, e2) ? normalize(cross(e1, e2)) : Vec3<T>{};
@@ -242,7 +236,7 @@ SweepHit<T> sphere_cast(const Sphere<T>& moving, Vec3<T> direction, T max_distan
 template <Real T>
 SweepHit<T> sphere_cast(const Sphere<T>& moving, Vec3<T> direction, T max_distance, const ConvexPolygon<T>& target,
                         ContactTolerance<T> tol) {
-  if (!valid_input(moving, direction, max_distance, target)) return {};
+  if (!valid_sweep(moving, direction, max_distance, target)) return {};
   const auto v = target.vertices();
   const int count = static_cast<int>(v.size());
   const Vec3<T> n = target.normal();

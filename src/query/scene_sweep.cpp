@@ -1,8 +1,8 @@
 // Scene: sphere_cast, capsule_cast, box_cast, convex_cast, their all-hits forms and the sphere
 // cast batch. The moving shape's box, moved along the path, walks the top-level tree nearest
 // first; each collider it reaches goes through the sweep kernel of its shape (geometry/sweep.hpp;
-// gjk_epa.hpp's convex_cast for hulls, and for moving boxes and hulls) or its mesh's BVH
-// (mesh/mesh_sweep.hpp).
+// gjk_epa.hpp's convex_cast for hulls, and for moving boxes and hulls; sweep_plane.hpp for moving
+// boxes and hulls against planes) or its mesh's BVH (mesh/mesh_sweep.hpp).
 
 #include <algorithm>
 #include <cmath>
@@ -12,8 +12,8 @@
 #include "hitscan/geometry/gjk_epa.hpp"
 #include "hitscan/geometry/shape_size.hpp"
 #include "hitscan/geometry/sweep.hpp"
+#include "hitscan/geometry/sweep_plane.hpp"
 #include "hitscan/mesh/mesh_sweep.hpp"
-#include "hitscan/geometry/detail/sweep_support.hpp"
 #include "scene_state.hpp"
 
 namespace hitscan {
@@ -81,61 +81,6 @@ template <class Target>
 const Target& convex_target(const Target& t) { return t; }
 const ConvexHullf& convex_target(const WorldHull& t) { return *t; }
 
-// The extent [low, high] of a box or a hull along unit n, and its point furthest along -n.
-// A box's lowest point is the middle of a face or an edge that lies flat across n.
-void extent_along(const Obbf& b, Vec3f n, float& low, float& high, Vec3f& lowest) {
-  const float flat = kTolerance.at_size(size_of(b));
-  float reach = 0.0f;
-  lowest = b.center;
-  for (int i = 0; i < 3; ++i) {
-    const float along = dot(n, b.rotation.col[i]) * b.half_extents[i];
-    reach += std::abs(along);
-    if (std::abs(along) > flat) lowest = lowest - b.rotation.col[i] * (along < 0.0f ? -b.half_extents[i] : b.half_extents[i]);
-  }
-  low = dot(n, b.center) - reach, high = dot(n, b.center) + reach;
-}
-void extent_along(const MovingHull& h, Vec3f n, float& low, float& high, Vec3f& lowest) {
-  lowest = h.hull->support(-n);
-  low = dot(n, lowest), high = dot(n, h.hull->support(n));
-}
-
-// A box or a hull against a plane (a two-sided surface), exactly: its extent along the normal
-// moves linearly along the path. Within the tolerance of the plane or across it at the start: the
-// contact of the overlap queries, normal towards the side of the extent's middle, depth how far
-// it must move along it to clear the plane. Else its lowest point on that side meets it first.
-template <class Shape>
-SweepHitf plane_cast(const Shape& q, Vec3f d, float limit, const Planef& plane, ContactTolerancef tol) {
-  SweepHitf hit;
-  const float scale = length(plane.normal);
-  if (!(scale > 0.0f)) return hit;
-  const Vec3f n = plane.normal / scale;
-  const float offset = plane.offset / scale;
-  float low, high;
-  Vec3f lowest;  // its point nearest the plane on the side of its middle
-  extent_along(q, n, low, high, lowest);
-  const bool front = low + high >= 2.0f * offset;
-  const Vec3f normal = front ? n : -n;
-  const float gap = front ? low - offset : offset - high;
-  if (!front) extent_along(q, normal, low, high, lowest);
-  auto on_plane = [&](Vec3f p) { return p - n * (dot(n, p) - offset); };
-  hit.normal = normal;
-  if (gap <= tol.at_size(size_of(q))) {
-    hit.hit = hit.started_in_contact = true;
-    hit.distance = 0.0f;
-    hit.depth = max(-gap, 0.0f);
-    hit.point = on_plane(lowest);
-    return hit;
-  }
-  const float approach = -dot(normal, d);
-  if (!(approach > 0.0f)) return {};
-  const float s = gap / approach;
-  if (!detail::within_sweep(s, limit)) return {};
-  hit.hit = true;
-  hit.distance = s;
-  hit.point = on_plane(lowest + d * s);
-  return hit;
-}
-
 template <class Target>
 SweepHitf kernel(const Obbf& b, Vec3f d, float limit, const Target& t, ContactTolerancef tol = kTolerance) {
   return convex_cast(convex(b), d, limit, convex_target(t), tol);
@@ -144,11 +89,12 @@ template <class Target>
 SweepHitf kernel(const MovingHull& h, Vec3f d, float limit, const Target& t, ContactTolerancef tol = kTolerance) {
   return convex_cast(convex(h), d, limit, convex_target(t), tol);
 }
+// Boxes and hulls against planes: sweep_plane.hpp, exactly.
 SweepHitf kernel(const Obbf& b, Vec3f d, float limit, const Planef& p, ContactTolerancef tol = kTolerance) {
-  return plane_cast(b, d, limit, p, tol);
+  return box_cast(b, d, limit, p, tol);
 }
 SweepHitf kernel(const MovingHull& h, Vec3f d, float limit, const Planef& p, ContactTolerancef tol = kTolerance) {
-  return plane_cast(h, d, limit, p, tol);
+  return convex_cast(*h.hull, d, limit, p, tol);
 }
 
 MeshSweepHit mesh_kernel(const Spheref& s, Vec3f d, float limit, const MeshBvh& m, ContactTolerancef tol) {

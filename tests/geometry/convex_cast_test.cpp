@@ -134,16 +134,6 @@ struct Mover {
   std::function<ConvexShape<T>(T)> at;
 };
 
-template <Real T>
-ConvexHull<T> random_hull(Rng& rng, Vec3d centre, double radius, std::vector<Vec3<T>>& points) {
-  for (;;) {
-    points.clear();
-    for (int i = 0; i < 8; ++i) points.push_back(from_double<T>(centre + rng.in_ball(radius)));
-    Result<ConvexHull<T>> hull = ConvexHull<T>::make(points);
-    if (hull.ok()) return std::move(hull).value();
-  }
-}
-
 TYPED_TEST(ConvexCast, BoxAndHullCastsMatchAMarchAlongThePath) {
   using T = TypeParam;
   Rng rng(32);

@@ -25,6 +25,7 @@
 #include <utility>
 #include <vector>
 
+#include "hitscan/geometry/convex_hull.hpp"
 #include "hitscan/geometry/ray.hpp"
 #include "hitscan/geometry/shapes.hpp"
 
@@ -638,6 +639,18 @@ class Rng {
  private:
   std::mt19937 engine_;
 };
+
+/// A hull of 8 points drawn in the ball of `radius` around centre (drawn again until they span a
+/// volume); `points` receives them.
+template <Real T>
+ConvexHull<T> random_hull(Rng& rng, Vec3d centre, double radius, std::vector<Vec3<T>>& points) {
+  for (;;) {
+    points.clear();
+    for (int i = 0; i < 8; ++i) points.push_back(from_double<T>(centre + rng.in_ball(radius)));
+    Result<ConvexHull<T>> hull = ConvexHull<T>::make(points);
+    if (hull.ok()) return std::move(hull).value();
+  }
+}
 
 /// A random ray around a shape with centre c and bounding radius `size`: origins often inside or
 /// near it, directions mostly aimed at points around it (so that many hit and some graze), of

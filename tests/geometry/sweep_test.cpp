@@ -11,9 +11,12 @@
 #include <limits>
 
 #include "geometry/reference_shapes.hpp"
+#include "geometry/sweep_assertions.hpp"
 
 namespace hitscan {
 namespace {
+
+using reference::IsHit;
 
 template <class T>
 class Sweep : public ::testing::Test {};
@@ -24,19 +27,6 @@ TYPED_TEST_SUITE(Sweep, reference::Reals, reference::RealNames);
 template <Real T>
 double hand() {
   return std::is_same_v<T, float> ? 2e-5 : 1e-6;
-}
-
-template <Real T>
-::testing::AssertionResult IsHit(const SweepHit<T>& h, double distance, Vec3d point, Vec3d normal, double e) {
-  if (!h.hit) return ::testing::AssertionFailure() << "miss";
-  if (h.started_in_contact) return ::testing::AssertionFailure() << "started in contact";
-  const double dd = std::abs(double(h.distance) - distance);
-  const double dp = length(reference::to_double(h.point) - point);
-  const double dn = length(reference::to_double(h.normal) - normal);
-  if (dd <= e && dp <= e && dn <= e) return ::testing::AssertionSuccess();
-  return ::testing::AssertionFailure() << "distance " << h.distance << " (want " << distance << "), point "
-                                       << reference::hex(h.point) << ", normal " << reference::hex(h.normal)
-                                       << "; errors " << dd << " " << dp << " " << dn;
 }
 
 template <Real T>

@@ -10,6 +10,7 @@
 
 #include "hitscan/geometry/detail/gjk_distance.hpp"
 #include "hitscan/geometry/contact_triangle.hpp"
+#include "hitscan/geometry/convex_hull.hpp"
 #include "hitscan/geometry/shape_size.hpp"
 #include "hitscan/geometry/sweep.hpp"
 
@@ -51,6 +52,17 @@ bool valid_shape(const Triangle<T>& t) {
 template <Real T>
 bool valid_shape(const ConvexPolygon<T>&) {
   return true;
+}
+/// ConvexHull::make likewise only builds finite hulls of some volume.
+template <Real T>
+bool valid_shape(const ConvexHull<T>&) {
+  return true;
+}
+
+/// What every sweep checks first: the motion, the moving shape and the target.
+template <Real T, class Moving, class Target>
+bool valid_sweep(const Moving& moving, Vec3<T> direction, T max_distance, const Target& target) {
+  return valid_motion(direction, max_distance) && valid_shape(moving) && valid_shape(target);
 }
 
 /// The record of a sweep blocked at the start by contact c (target is contact.hpp's B).
