@@ -3,11 +3,14 @@
 // backend's own structure, and the suite's four queries asked of it in batches. Answers name
 // colliders by their index in the scenario.
 
+#include <algorithm>
+#include <atomic>
 #include <cstdint>
 #include <limits>
 #include <memory>
 #include <span>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "hitscan/query/scene.hpp"
@@ -43,6 +46,44 @@ class Backend {
   /// Applies the moves and makes them visible to the next query; false when the backend has no
   /// incremental update (brute force).
   virtual bool move(std::span<const Move> moves) = 0;
+};
+
+/// Runs trace(thread, first, count) over [0, total) in chunks of 256 that `threads` threads (the
+/// calling one, thread 0, among them) take in turn: the baselines' all-thread rays.
+template <class Trace>
+void run_in_chunks(std::size_t total, int threads, Trace trace) {
+  constexpr std::size_t kChunk = 256;
+  std::atomic<std::size_t> next{0};
+  auto worker = [&](int t) {
+    for (;;) {
+      const std::size_t first = next.fetch_add(kChunk, std::memory_order_relaxed);
+      if (first >= total) return;
+      trace(t, first, std::min(total - first, kChunk));
+    }
+  };
+  std::vector<std::thread> pool;
+  for (int t = 1; t < threads; ++t) pool.emplace_back(worker, t);
+  worker(0);
+  for (std::thread& t : pool) t.join();
+}
+
+/// The overlaps of a backend that answers one sphere at a time: Derived::touching(sphere, ids)
+/// counts the colliders the sphere touches and, given `ids`, lists them.
+template <class Derived>
+class TouchingOverlaps : public Backend {
+ public:
+  void overlap_count(std::span<const Spheref> spheres, std::span<std::uint32_t> counts) override {
+    for (std::size_t i = 0; i < spheres.size(); ++i) counts[i] = self().touching(spheres[i], nullptr);
+  }
+  std::vector<std::uint32_t> overlap_ids(const Spheref& sphere) override {
+    std::vector<std::uint32_t> ids;
+    self().touching(sphere, &ids);
+    std::sort(ids.begin(), ids.end());
+    return ids;
+  }
+
+ private:
+  Derived& self() { return static_cast<Derived&>(*this); }
 };
 
 /// hitscan::Scene with every collider added and committed; all-thread batches run on a pool of

@@ -40,8 +40,6 @@
 #include <BulletCollision/CollisionShapes/btTriangleIndexVertexArray.h>
 
 #include <algorithm>
-#include <atomic>
-#include <thread>
 
 #include "backend.hpp"
 
@@ -87,7 +85,9 @@ struct TouchingCallback final : btCollisionWorld::ContactResultCallback {
   }
 };
 
-class BulletBackend final : public Backend {
+class BulletBackend final : public TouchingOverlaps<BulletBackend> {
+  friend class TouchingOverlaps<BulletBackend>;  // touching
+
  public:
   BulletBackend(const Scenario& scenario, int threads)
       : arrays_(static_cast<int>(scenario.mesh->triangle_count()),
@@ -112,32 +112,10 @@ class BulletBackend final : public Backend {
 
   bool raycast_threads(std::span<const QueryRay> rays, std::span<CastAnswer> out, int threads) override {
     threads = std::min<int>(threads, int(worlds_.size()));
-    constexpr std::size_t kChunk = 256;
-    std::atomic<std::size_t> next{0};
-    auto worker = [&](int t) {
-      for (;;) {
-        const std::size_t begin = next.fetch_add(kChunk, std::memory_order_relaxed);
-        if (begin >= rays.size()) return;
-        const std::size_t end = std::min(rays.size(), begin + kChunk);
-        trace(*worlds_[std::size_t(t)]->world, rays.subspan(begin, end - begin), out.subspan(begin, end - begin));
-      }
-    };
-    std::vector<std::thread> pool;
-    for (int t = 1; t < threads; ++t) pool.emplace_back(worker, t);
-    worker(0);
-    for (std::thread& t : pool) t.join();
+    run_in_chunks(rays.size(), threads, [&](int t, std::size_t first, std::size_t count) {
+      trace(*worlds_[std::size_t(t)]->world, rays.subspan(first, count), out.subspan(first, count));
+    });
     return true;
-  }
-
-  void overlap_count(std::span<const Spheref> spheres, std::span<std::uint32_t> counts) override {
-    for (std::size_t i = 0; i < spheres.size(); ++i) counts[i] = touching(spheres[i], nullptr);
-  }
-
-  std::vector<std::uint32_t> overlap_ids(const Spheref& sphere) override {
-    std::vector<std::uint32_t> ids;
-    touching(sphere, &ids);
-    std::sort(ids.begin(), ids.end());
-    return ids;
   }
 
   void sphere_cast(std::span<const SphereSweep> sweeps, std::span<CastAnswer> out) override {

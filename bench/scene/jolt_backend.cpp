@@ -50,9 +50,7 @@
 #include <Jolt/RegisterTypes.h>
 
 #include <algorithm>
-#include <atomic>
 #include <stdexcept>
-#include <thread>
 #include <type_traits>
 
 #include "backend.hpp"
@@ -106,7 +104,9 @@ class TouchingCollector final : public JPH::CollideShapeCollector {
   bool counted_ = false;
 };
 
-class JoltBackend final : public Backend {
+class JoltBackend final : public TouchingOverlaps<JoltBackend> {
+  friend class TouchingOverlaps<JoltBackend>;  // touching
+
  public:
   JoltBackend(const Scenario& scenario, int threads)
       : threads_(std::max(1, threads)), temp_(1 << 20), jobs_(JPH::cMaxPhysicsJobs) {
@@ -153,32 +153,10 @@ class JoltBackend final : public Backend {
 
   bool raycast_threads(std::span<const QueryRay> rays, std::span<CastAnswer> out, int threads) override {
     threads = std::min(threads, threads_);
-    constexpr std::size_t kChunk = 256;
-    std::atomic<std::size_t> next{0};
-    auto worker = [&] {
-      for (;;) {
-        const std::size_t begin = next.fetch_add(kChunk, std::memory_order_relaxed);
-        if (begin >= rays.size()) return;
-        const std::size_t end = std::min(rays.size(), begin + kChunk);
-        trace(rays.subspan(begin, end - begin), out.subspan(begin, end - begin));
-      }
-    };
-    std::vector<std::thread> pool;
-    for (int t = 1; t < threads; ++t) pool.emplace_back(worker);
-    worker();
-    for (std::thread& t : pool) t.join();
+    run_in_chunks(rays.size(), threads, [&](int, std::size_t first, std::size_t count) {
+      trace(rays.subspan(first, count), out.subspan(first, count));
+    });
     return true;
-  }
-
-  void overlap_count(std::span<const Spheref> spheres, std::span<std::uint32_t> counts) override {
-    for (std::size_t i = 0; i < spheres.size(); ++i) counts[i] = touching(spheres[i], nullptr);
-  }
-
-  std::vector<std::uint32_t> overlap_ids(const Spheref& sphere) override {
-    std::vector<std::uint32_t> ids;
-    touching(sphere, &ids);
-    std::sort(ids.begin(), ids.end());
-    return ids;
   }
 
   void sphere_cast(std::span<const SphereSweep> sweeps, std::span<CastAnswer> out) override {
