@@ -15,6 +15,14 @@
 
 namespace hitscan::bvh {
 
+/// The walk is built into each query: a call would cost a ray that leaves after the root node
+/// a frame set up and torn down around a single node test.
+#if defined(__GNUC__) || defined(__clang__)
+#define HITSCAN_WALK_INLINE [[gnu::always_inline]] inline
+#else
+#define HITSCAN_WALK_INLINE inline
+#endif
+
 /// The byte offsets, inside an AabbPack<Float8> (min_x, min_y, min_z, max_x, ...), of each axis's
 /// near and far planes for a ray whose direction is negative along the axes of `octant` (bit i
 /// for axis i): a negative axis enters through its max planes.
@@ -51,7 +59,11 @@ struct NodeRay {
   /// zero's sign, by design. The three inverses come from one vector division (the same bits as
   /// three scalar ones).
   static NodeRay from_ray(const Rayf& ray) {
-    const simd::Float4 inv = simd::Float4(1.0f) / simd::Float4(ray.dir.x, ray.dir.y, ray.dir.z, 1.0f);
+    // dir and tmin in one load, tmin's lane replaced by 1 before the division.
+    static_assert(offsetof(Rayf, tmin) == offsetof(Rayf, dir) + 3 * sizeof(float), "dir, then tmin");
+    const simd::Float4 dir = select(simd::Float4(0.0f, 0.0f, 0.0f, 1.0f) != simd::Float4(0.0f),
+                                    simd::Float4(1.0f), simd::Float4::load(&ray.dir.x));
+    const simd::Float4 inv = simd::Float4(1.0f) / dir;
     alignas(16) float near[4], far[4];
     inv.store(near);
     (inv * simd::Float4(kFarScale<float>)).store(far);
