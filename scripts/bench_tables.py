@@ -347,8 +347,8 @@ def contacts(figures):
     index = Index(figures, ["objects", "backend", "metric"])
     sizes = distinct(f["objects"] for f in figures)
     backends = distinct(f["backend"] for f in figures)
-    bullet = [b for b in backends if b.startswith("bullet")]
-    ours = [b for b in backends if not b.startswith("bullet")]
+    baselines = [b for b in backends if b.startswith("bullet") or b == "jolt"]
+    ours = [b for b in backends if b not in baselines]
     rows = []
     for b in backends:
         rows.append([b] + [num(index.get(objects=n, backend=b, metric="ms_per_pass")) for n in sizes])
@@ -361,8 +361,10 @@ def contacts(figures):
     out = ["`hitscan_contacts_bench`: n / 2 spheres and n / 2 boxes (half of them rotated), radii and half "
            "extents in [0.5, 5], at the same density at every size, moving slightly each pass; one pass finds "
            "every touching sphere–box pair and its contact. hitscan's backends beside Bullet's collision world "
-           "(its dedicated sphere–box algorithm and GJK; warm, and `_scratch` built anew each pass). Backends "
-           "alternate; medians; one thread. Milliseconds per pass:\n\n",
+           "(its dedicated sphere–box algorithm and GJK; warm, and `_scratch` built anew each pass)"
+           + (" and Jolt's `PhysicsSystem` (boxes as static bodies moved with `SetPosition`, `Update`, one "
+              "`CollideShape` per sphere; GJK/EPA, Jolt has no sphere–box routine)" if "jolt" in baselines else "")
+           + ". Backends alternate; medians; one thread. Milliseconds per pass:\n\n",
            table(["backend"] + [f"{count(n)} objects" for n in sizes], rows)]
     rows = []
     for n in sizes:
@@ -372,12 +374,12 @@ def contacts(figures):
             continue
         best = min(agreeing, key=lambda b: index.get(objects=n, backend=b, metric="ms_per_pass"))
         ms = index.get(objects=n, backend=best, metric="ms_per_pass")
-        rows.append([count(n), f"`{best}`", num(ms)] + [ratio(index.get(objects=n, backend=b, metric="ms_per_pass"), ms) for b in bullet])
-    out.append("\nhitscan's fastest backend that agrees with brute force, and its speed-up over each Bullet "
-               "backend in the same run (Bullet's time / hitscan's):\n\n")
-    out.append(table(["objects", "hitscan's fastest", "ms per pass"] + [f"vs {b}" for b in bullet], rows,
-                     ["r", "l", "r"] + ["r"] * len(bullet)))
-    return "Contacts: hitscan against Bullet", "".join(out)
+        rows.append([count(n), f"`{best}`", num(ms)] + [ratio(index.get(objects=n, backend=b, metric="ms_per_pass"), ms) for b in baselines])
+    out.append("\nhitscan's fastest backend that agrees with brute force, and its speed-up over each baseline "
+               "in the same run (the baseline's time / hitscan's):\n\n")
+    out.append(table(["objects", "hitscan's fastest", "ms per pass"] + [f"vs {b}" for b in baselines], rows,
+                     ["r", "l", "r"] + ["r"] * len(baselines)))
+    return "Contacts: hitscan against Bullet" + (" and Jolt" if "jolt" in baselines else ""), "".join(out)
 
 
 def scene_speedup(h, o):

@@ -64,4 +64,9 @@ struct BulletSettings {
 
 std::unique_ptr<Backend> make_bullet(const ContactScene& scene, const BulletSettings& settings);
 
+// Jolt Physics (jolt_backend.cpp), when the benchmark is built with it (HITSCAN_BENCH_JOLT).
+
+/// The boxes as static bodies of a PhysicsSystem moved every pass, one CollideShape per sphere.
+std::unique_ptr<Backend> make_jolt(const ContactScene& scene);
+
 }  // namespace hitscan::bench

@@ -1,8 +1,9 @@
 // hitscan_contacts_bench: the "contacts" suite. n / 2 spheres and n / 2 boxes in a cube
 // (scene.hpp); one pass finds every touching (sphere, box) pair and its contact (point, normal,
 // depth). hitscan's brute force, two-stage, uniform grid and dynamic tree side by side with
-// Bullet 3 (dedicated sphere-box algorithm and GJK, warm world and from scratch), in one process
-// on the same objects and frames, on one thread.
+// Bullet 3 (dedicated sphere-box algorithm and GJK, warm world and from scratch) and, when built
+// with it, Jolt Physics (jolt_backend.cpp), in one process on the same objects and frames, on one
+// thread.
 //
 //   hitscan_contacts_bench [--jsonl FILE] [--repetitions R] [--sizes 1000,10000,100000]
 //                          [--brute-force-max N] [--bullet-scratch-max N] [--backends a,b,...]
@@ -93,6 +94,9 @@ int run_size(std::size_t objects, const Options& options, ContactLog& log) {
     if (from_scratch && !bullet_scratch) continue;
     for (const bool sphere_box : {true, false}) backends.push_back(make_bullet(scene, {sphere_box, from_scratch}));
   }
+#if HITSCAN_BENCH_JOLT
+  backends.push_back(make_jolt(scene));
+#endif
   std::vector<Entry> entries;
   for (std::unique_ptr<Backend>& b : backends) {
     const bool wanted = options.backends.empty() || std::find(options.backends.begin(), options.backends.end(),
@@ -199,7 +203,7 @@ int main(int argc, char** argv) {
   if (!open_jsonl(options.jsonl, "hitscan_contacts_bench", out)) return 1;
   std::printf("contacts: spheres vs boxes, %d repetitions round-robin, medians, 1 thread\n", options.repetitions);
   std::printf(
-      "  disagreements: pairs found by the backend or by brute force only; for Bullet, pairs within %g of touching\n"
+      "  disagreements: pairs found by the backend or by brute force only; for Bullet and Jolt, pairs within %g of touching\n"
       "  count as borderline instead. max|ddepth|, min n.n (normals' dot product), differing (contacts off by more\n"
       "  than %g): the pairs both find, against brute force's contacts.\n",
       kBorderlineDepth, kBorderlineDepth);

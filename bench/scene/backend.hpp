@@ -98,8 +98,8 @@ std::unique_ptr<Backend> make_bullet(const Scenario& scenario, int threads);
 /// the threads of the all-thread rays (jolt_backend.cpp; see there for the settings). Compiled
 /// only when the benchmark is configured with HITSCAN_BENCH_JOLT_DIR (HITSCAN_BENCH_JOLT defined).
 std::unique_ptr<Backend> make_jolt(const Scenario& scenario, int threads);
-/// Jolt's process-wide setup (allocator, factory, types), done once; make_jolt calls it, so a
-/// caller timing make_jolt calls it first.
+/// Jolt's process-wide setup (common/jolt_setup.hpp), which make_jolt does; a caller timing
+/// make_jolt calls it first.
 void set_up_jolt();
 
 /// Every collider tested with hitscan's per-shape kernels, no acceleration structure

@@ -29,9 +29,6 @@
 
 #include <Jolt/Jolt.h>
 
-#include <Jolt/Core/Factory.h>
-#include <Jolt/Core/JobSystemSingleThreaded.h>
-#include <Jolt/Core/TempAllocator.h>
 #include <Jolt/Physics/Body/BodyCreationSettings.h>
 #include <Jolt/Physics/Body/BodyInterface.h>
 #include <Jolt/Physics/Collision/CastResult.h>
@@ -47,12 +44,12 @@
 #include <Jolt/Physics/Collision/Shape/ScaledShape.h>
 #include <Jolt/Physics/Collision/Shape/SphereShape.h>
 #include <Jolt/Physics/PhysicsSystem.h>
-#include <Jolt/RegisterTypes.h>
 
 #include <algorithm>
 #include <stdexcept>
 #include <type_traits>
 
+#include "../common/jolt_setup.hpp"
 #include "backend.hpp"
 
 namespace hitscan::bench {
@@ -61,20 +58,6 @@ namespace {
 static_assert(std::is_same_v<JPH::Real, float>, "the benchmark builds Jolt in single precision");
 
 constexpr JPH::ObjectLayer kLayer = 0;
-constexpr float kFrame = 1.0f / 60.0f;
-
-JPH::Vec3 to_jolt(Vec3f v) { return {v.x, v.y, v.z}; }
-JPH::Quat to_jolt(const Quatf& q) { return {q.x, q.y, q.z, q.w}; }
-
-// The one broadphase layer every body is in.
-class Layers final : public JPH::BroadPhaseLayerInterface {
- public:
-  JPH::uint GetNumBroadPhaseLayers() const override { return 1; }
-  JPH::BroadPhaseLayer GetBroadPhaseLayer(JPH::ObjectLayer) const override { return JPH::BroadPhaseLayer(0); }
-#if defined(JPH_EXTERNAL_PROFILE) || defined(JPH_PROFILE_ENABLED)
-  const char* GetBroadPhaseLayerName(JPH::BroadPhaseLayer) const override { return "colliders"; }
-#endif
-};
 
 // Counts the bodies CollideShape reports touching the query shape, each once.
 class TouchingCollector final : public JPH::CollideShapeCollector {
@@ -109,9 +92,8 @@ class JoltBackend final : public TouchingOverlaps<JoltBackend> {
 
  public:
   JoltBackend(const Scenario& scenario, int threads)
-      : threads_(std::max(1, threads)), temp_(1 << 20), jobs_(JPH::cMaxPhysicsJobs) {
+      : threads_(std::max(1, threads)), world_(scenario.colliders.size()) {
     const std::size_t n = scenario.colliders.size();
-    system_.Init(JPH::uint(n), 0, 1024, 1024, layers_, object_vs_broadphase_, object_pairs_);
 
     JPH::VertexList vertices;
     for (const Vec3f& p : scenario.mesh->positions()) vertices.push_back(JPH::Float3(p.x, p.y, p.z));
@@ -123,23 +105,16 @@ class JoltBackend final : public TouchingOverlaps<JoltBackend> {
     if (mesh.HasError()) throw std::runtime_error("jolt: MeshShape: " + std::string(mesh.GetError().c_str()));
     mesh_ = mesh.Get();
 
-    JPH::BodyInterface& bodies = system_.GetBodyInterfaceNoLock();
     ids_.resize(n);
     collider_of_.assign(n, kNoIndex);
     for (std::size_t i = 0; i < n; ++i) {
       const SceneCollider& c = scenario.colliders[i];
       const JPH::BodyCreationSettings settings(make_shape(c), to_jolt(c.position), to_jolt(c.rotation),
                                                JPH::EMotionType::Static, kLayer);
-      JPH::Body* body = bodies.CreateBody(settings);
-      if (!body) throw std::runtime_error("jolt: CreateBody failed");
-      ids_[i] = body->GetID();
+      ids_[i] = world_.create(settings);
       collider_of_[ids_[i].GetIndex()] = std::uint32_t(i);
     }
-    // AddBodiesPrepare may reorder the IDs it is given: a copy goes to it.
-    std::vector<JPH::BodyID> adding = ids_;
-    const JPH::BodyInterface::AddState state = bodies.AddBodiesPrepare(adding.data(), int(n));
-    bodies.AddBodiesFinalize(adding.data(), int(n), state, JPH::EActivation::DontActivate);
-    system_.OptimizeBroadPhase();
+    world_.add(ids_);
 
     collide_settings_.mBackFaceMode = JPH::EBackFaceMode::CollideWithBackFaces;
     collide_settings_.mActiveEdgeMode = JPH::EActiveEdgeMode::CollideWithAll;
@@ -160,7 +135,7 @@ class JoltBackend final : public TouchingOverlaps<JoltBackend> {
   }
 
   void sphere_cast(std::span<const SphereSweep> sweeps, std::span<CastAnswer> out) override {
-    const JPH::NarrowPhaseQuery& query = system_.GetNarrowPhaseQueryNoLock();
+    const JPH::NarrowPhaseQuery& query = world_.query();
     for (std::size_t i = 0; i < sweeps.size(); ++i) {
       const SphereSweep& s = sweeps[i];
       JPH::SphereShape shape(s.sphere.radius);
@@ -177,13 +152,12 @@ class JoltBackend final : public TouchingOverlaps<JoltBackend> {
   }
 
   bool move(std::span<const Move> moves) override {
-    JPH::BodyInterface& bodies = system_.GetBodyInterfaceNoLock();
+    JPH::BodyInterface& bodies = world_.bodies();
     for (const Move& m : moves) {
       bodies.SetPositionAndRotation(ids_[m.index], to_jolt(m.position), to_jolt(m.rotation),
                                     JPH::EActivation::DontActivate);
     }
-    const JPH::EPhysicsUpdateError error = system_.Update(kFrame, 1, &temp_, &jobs_);
-    if (error != JPH::EPhysicsUpdateError::None) throw std::runtime_error("jolt: PhysicsSystem::Update failed");
+    world_.update();
     return true;
   }
 
@@ -203,7 +177,7 @@ class JoltBackend final : public TouchingOverlaps<JoltBackend> {
   }
 
   void trace(std::span<const QueryRay> rays, std::span<CastAnswer> out) const {
-    const JPH::NarrowPhaseQuery& query = system_.GetNarrowPhaseQueryNoLock();
+    const JPH::NarrowPhaseQuery& query = world_.query();
     for (std::size_t i = 0; i < rays.size(); ++i) {
       const QueryRay& r = rays[i];
       const JPH::RRayCast ray(to_jolt(r.origin), to_jolt(normalize(r.direction) * r.max_distance));
@@ -219,18 +193,13 @@ class JoltBackend final : public TouchingOverlaps<JoltBackend> {
     shape.SetEmbedded();
     const JPH::Vec3 center = to_jolt(sphere.center);
     TouchingCollector collector(collider_of_, ids);
-    system_.GetNarrowPhaseQueryNoLock().CollideShape(&shape, JPH::Vec3::sOne(), JPH::RMat44::sTranslation(center),
-                                                     collide_settings_, center, collector);
+    world_.query().CollideShape(&shape, JPH::Vec3::sOne(), JPH::RMat44::sTranslation(center),
+                                       collide_settings_, center, collector);
     return collector.count;
   }
 
   int threads_;
-  Layers layers_;
-  JPH::ObjectVsBroadPhaseLayerFilter object_vs_broadphase_;
-  JPH::ObjectLayerPairFilter object_pairs_;
-  JPH::TempAllocatorImpl temp_;
-  JPH::JobSystemSingleThreaded jobs_;
-  JPH::PhysicsSystem system_;
+  JoltWorld world_;
   JPH::Ref<JPH::Shape> mesh_;
   std::vector<JPH::Ref<JPH::Shape>> shapes_;
   std::vector<JPH::BodyID> ids_;
@@ -243,25 +212,7 @@ class JoltBackend final : public TouchingOverlaps<JoltBackend> {
 
 }  // namespace
 
-void set_up_jolt() {
-  // Jolt's process-wide state: its allocator, the factory of its serialisable types, the types.
-  struct Session {
-    Session() {
-      JPH::RegisterDefaultAllocator();
-      JPH::Factory::sInstance = new JPH::Factory();
-      JPH::RegisterTypes();
-    }
-    ~Session() {
-      JPH::UnregisterTypes();
-      delete JPH::Factory::sInstance;
-      JPH::Factory::sInstance = nullptr;
-    }
-  };
-  static Session session;
-}
-
 std::unique_ptr<Backend> make_jolt(const Scenario& scenario, int threads) {
-  set_up_jolt();
   return std::make_unique<JoltBackend>(scenario, threads);
 }
 
