@@ -19,6 +19,8 @@ class HitscanBackend final : public Backend {
  public:
   HitscanBackend(const Scenario& scenario, int threads)
       : pool_(unsigned(threads)), ids_(scenario.colliders.size()), scales_(ids_.size()) {
+    // As Jolt's PhysicsSystem::Init is told its number of bodies.
+    if (!scene_.reserve(scenario.colliders.size()).ok()) throw std::runtime_error("hitscan: Scene::reserve failed");
     for (std::size_t i = 0; i < scenario.colliders.size(); ++i) {
       Result<ColliderId> id = scene_.add(to_collider_desc(scenario, i));
       if (!id) throw std::runtime_error("hitscan: add: " + id.status().message());

@@ -331,6 +331,10 @@ HS_API hs_status hs_scene_set_shape(hs_scene* scene, uint32_t id, const hs_shape
 HS_API hs_status hs_scene_set_layer(hs_scene* scene, uint32_t id, uint32_t layer);
 HS_API hs_status hs_scene_set_user_id(hs_scene* scene, uint32_t id, uint64_t user_id);
 
+/* Makes room for `colliders` colliders in all, so that adding up to that many and committing them
+ * allocates once per array (optional; changes no answer). HS_OUT_OF_RANGE above 2^24. */
+HS_API hs_status hs_scene_reserve(hs_scene* scene, size_t colliders);
+
 /* Makes every change since the last commit visible to queries, all at once. */
 HS_API hs_status hs_scene_commit(hs_scene* scene);
 

@@ -22,6 +22,7 @@ Aabbf DynamicTree::fatten(const Aabbf& box, Vec3f displacement, float margins) c
   const Vec3f e = box.extent();
   const float margin = margins * (settings_.margin_fraction * ((e.x + e.y + e.z) / 3.0f) + settings_.margin_absolute);
   Aabbf fat{box.min - Vec3f{margin, margin, margin}, box.max + Vec3f{margin, margin, margin}};
+  if (displacement == Vec3f{}) return fat;  // nothing to predict (an insertion, a move in place)
   const float reach = settings_.prediction_limit * ((e.x + e.y + e.z) / 3.0f) + settings_.margin_absolute;
   Vec3f ahead = displacement * settings_.prediction_scale;
   // A teleport (beyond the reach along some axis) is not stretched, nor is a non-finite motion.
@@ -107,6 +108,12 @@ void DynamicTree::end_batch() {
     sync_quads();
   }
   waiting_.clear();
+}
+
+void DynamicTree::reserve(std::size_t proxies) {
+  // A leaf per proxy and an inner node, with its quad, per proxy but one; and the root quad.
+  nodes_.reserve(2 * proxies);
+  quads_.reserve(proxies + 1);
 }
 
 const Aabbf& DynamicTree::fat_box(std::uint32_t proxy) const {

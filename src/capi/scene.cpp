@@ -89,6 +89,14 @@ hs_status hs_scene_set_user_id(hs_scene* scene, uint32_t id, uint64_t user_id) {
   });
 }
 
+hs_status hs_scene_reserve(hs_scene* scene, size_t colliders) {
+  const Entry entry{__func__};
+  return entry.run([&] {
+    if (!scene) return entry.null("scene");
+    return entry.check(scene->scene.reserve(colliders));
+  });
+}
+
 hs_status hs_scene_commit(hs_scene* scene) {
   const Entry entry{__func__};
   return entry.run([&] {

@@ -139,6 +139,21 @@ Result<ColliderDesc> Scene::collider(ColliderId id) const {
   return s.slots[*slot].desc;
 }
 
+Status Scene::reserve(std::size_t colliders) {
+  if (colliders > kMaxColliders) {
+    return Status{StatusCode::out_of_range, "reserve: " + std::to_string(colliders) +
+                                                " colliders is more than a scene can hold (2^24)"};
+  }
+  State& s = *state_;
+  std::lock_guard edit_lock(s.edit_mutex);
+  std::unique_lock query_lock(s.query_mutex);
+  s.slots.reserve(colliders);
+  s.dirty_slots.reserve(colliders);
+  s.committed.reserve(colliders);
+  s.tree.reserve(colliders);
+  return Status::success();
+}
+
 std::size_t Scene::commit() {
   State& s = *state_;
   std::lock_guard edit_lock(s.edit_mutex);

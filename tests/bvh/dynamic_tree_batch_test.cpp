@@ -229,5 +229,29 @@ TEST(DynamicTreeBatch, EmptyingTheTreeInOneBatch) {
   EXPECT_TRUE(tree.validate());
 }
 
+TEST(DynamicTreeBatch, ReservedTreeAnswersLikeOneGrownStepByStep) {
+  std::mt19937 gen(65);
+  std::vector<Aabbf> boxes;
+  for (int i = 0; i < 3000; ++i) boxes.push_back(random_box(gen));
+  DynamicTree reserved, grown;
+  reserved.reserve(2000);  // fewer than are inserted: the rest grows as usual
+  std::vector<std::uint32_t> proxy;
+  reserved.begin_batch();
+  grown.begin_batch();
+  for (std::uint32_t i = 0; i < boxes.size(); ++i) {
+    proxy.push_back(reserved.insert(boxes[i], i));
+    ASSERT_EQ(grown.insert(boxes[i], i), proxy.back());
+  }
+  reserved.end_batch();
+  grown.end_batch();
+  ASSERT_TRUE(reserved.validate());
+  expect_queries_match_brute_force(reserved, proxy, 66, "reserved");
+  std::uniform_real_distribution<float> u(0.0f, kSide);
+  for (int q = 0; q < 300; ++q) {
+    const Aabbf box = Aabbf::from_center_half_extents({u(gen), u(gen), u(gen)}, {1.5f, 1.5f, 1.5f});
+    ASSERT_EQ(tree_answer(reserved, box), tree_answer(grown, box)) << "box " << q;
+  }
+}
+
 }  // namespace
 }  // namespace hitscan::bvh

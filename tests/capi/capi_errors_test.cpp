@@ -38,6 +38,7 @@ TEST(CApiErrors, NullSceneIsAnErrorInEveryFunction) {
   expect_failure(hs_scene_set_shape(nullptr, 0, &shape), HS_INVALID_ARGUMENT, "hs_scene_set_shape", detail);
   expect_failure(hs_scene_set_layer(nullptr, 0, 0), HS_INVALID_ARGUMENT, "hs_scene_set_layer", detail);
   expect_failure(hs_scene_set_user_id(nullptr, 0, 0), HS_INVALID_ARGUMENT, "hs_scene_set_user_id", detail);
+  expect_failure(hs_scene_reserve(nullptr, 10), HS_INVALID_ARGUMENT, "hs_scene_reserve", detail);
   expect_failure(hs_scene_commit(nullptr), HS_INVALID_ARGUMENT, "hs_scene_commit", detail);
   expect_failure(hs_raycast(nullptr, &ray, nullptr, &hit), HS_INVALID_ARGUMENT, "hs_raycast", detail);
   expect_failure(hs_raycast_any(nullptr, &ray, nullptr, &any), HS_INVALID_ARGUMENT, "hs_raycast_any", detail);
@@ -127,6 +128,9 @@ TEST(CApiErrors, MeshCountsAndIndicesAreChecked) {
   const float sliver[] = {0, 0, 0, 1, 0, 0, 2, 0, 0, 0, 1, 0};
   const std::uint32_t with_degenerate[] = {0, 1, 2, 0, 1, 3};
   EXPECT_EQ(hs_scene_add_mesh(scene, sliver, 4, with_degenerate, 2, nullptr, 0, 0, &id), HS_OK) << last_error();
+  // Room for more colliders than a scene can hold is refused; a count it can hold is fine.
+  expect_failure(hs_scene_reserve(scene, std::size_t{1} << 30), HS_OUT_OF_RANGE, "hs_scene_reserve", "reserve");
+  EXPECT_EQ(hs_scene_reserve(scene, 100), HS_OK) << last_error();
   hs_scene_destroy(scene);
 }
 

@@ -1,6 +1,7 @@
 // Scene::commit as one batch of tree edits: many colliders teleported in one commit, the first
-// commit of a full scene (built at once) against colliders committed one by one, and colliders
-// removed, re-added and moved within one commit, all against brute force over every collider.
+// commit of a full scene (built at once) against colliders committed one by one, colliders
+// removed, re-added and moved within one commit, all against brute force over every collider;
+// and Scene::reserve, which changes no answer.
 
 #include <gtest/gtest.h>
 
@@ -140,6 +141,41 @@ TEST(SceneCommit, CollidersRemovedReaddedAndMovedInOneCommit) {
     ASSERT_EQ(r.scene.committed_count(), std::size_t(live)) << "round " << round;
     expect_raycasts_match_brute_force(r.scene, r.entries, 80 + round, "round " + std::to_string(round));
   }
+}
+
+TEST(SceneCommit, ReservingChangesNoAnswer) {
+  std::mt19937 gen(81);
+  const MeshShape mesh = std::make_shared<const MeshBvh>(MeshBvh::build(test::icosphere(1, 1.5f)).value());
+  Scene reserved, grown;
+  ASSERT_TRUE(reserved.reserve(800).ok());
+  std::vector<test::SceneEntry> entries;
+  for (int i = 0; i < 1000; ++i) {  // past the reservation too
+    test::SceneEntry e;
+    e.desc = test::random_collider(gen, kExtent, mesh, i % 100 == 0);
+    e.id = reserved.add(e.desc).value();
+    ASSERT_EQ(grown.add(e.desc).value(), e.id);
+    entries.push_back(e);
+    if (i == 500) ASSERT_TRUE(reserved.reserve(900).ok());  // with colliders pending
+  }
+  reserved.commit();
+  grown.commit();
+  ASSERT_TRUE(reserved.reserve(100).ok());  // below the count: nothing is lost
+  EXPECT_EQ(reserved.committed_count(), entries.size());
+  expect_raycasts_match_brute_force(reserved, entries, 82, "reserved");
+  std::mt19937 rays(83);
+  for (int i = 0; i < 300; ++i) {
+    const QueryRay q = test::random_query_ray(rays, kExtent);
+    ASSERT_TRUE(test::same_bits(reserved.raycast(q), grown.raycast(q))) << "ray " << i;
+  }
+}
+
+TEST(SceneCommit, ReservingMoreThanASceneHoldsIsAnError) {
+  Scene scene;
+  const Status status = scene.reserve(std::size_t{kMaxColliders} + 1);
+  EXPECT_EQ(status.code(), StatusCode::out_of_range);
+  EXPECT_NE(status.message().find("reserve"), std::string::npos);
+  EXPECT_TRUE(scene.reserve(10).ok());
+  EXPECT_TRUE(scene.add(ColliderDesc{Spheref{{0, 0, 0}, 1.0f}}).ok());
 }
 
 }  // namespace

@@ -119,6 +119,10 @@ class DynamicTree {
   /// since later moves update it as usual. Not within a batch.
   void rebuild();
 
+  /// Makes room for `proxies` proxies in all, so that filling the tree up to that many allocates
+  /// nothing more.
+  void reserve(std::size_t proxies);
+
   /// The fat box of a live proxy (asserted).
   const Aabbf& fat_box(std::uint32_t proxy) const;
   /// The user value of a live proxy (asserted).

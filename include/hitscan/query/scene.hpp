@@ -74,6 +74,11 @@ class Scene {
   /// The collider as last described (committed or not); not_found for a bad id.
   Result<ColliderDesc> collider(ColliderId id) const;
 
+  /// Makes room for `colliders` colliders in all, so that adding up to that many and committing
+  /// them allocates once per array instead of growing each step by step. Optional, for a level
+  /// loaded at once; changes no answer. Fails with out_of_range above kMaxColliders.
+  Status reserve(std::size_t colliders);
+
   /// Applies every change since the last commit. Returns the number of changes applied.
   std::size_t commit();
   /// Colliders visible to queries.
