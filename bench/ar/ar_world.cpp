@@ -5,15 +5,13 @@
 #include <cmath>
 #include <cstdio>
 
+#include "../common/arguments.hpp"
+
 namespace hitscan::bench {
 namespace {
 
 // The street's length beyond the route's: the route runs from near the start to near the end.
 constexpr float kLengthMargin = 10.0f;
-
-double seconds_since(std::chrono::steady_clock::time_point start) {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-}
 
 // The default street at `length`, with the cell that keeps about `triangles` triangles: the count
 // goes as length / cell^2 (street_scene.hpp), so the cell of street_options_for_triangles scales

@@ -251,116 +251,113 @@ std::size_t first_frame_and_checks(Frame& f, Executor& serial, Executor& pool) {
 int main(int argc, char** argv) {
   using namespace hitscan;
   using namespace hitscan::bench;
-  Options options;
-  if (!parse_options(argc, argv, options)) return 2;
-  std::FILE* out = nullptr;
-  if (!open_jsonl(options.jsonl, "hitscan_ar_bench", out)) return 1;
-  const auto start = std::chrono::steady_clock::now();
-  SerialExecutor serial;
-  Executor& pool = default_executor();
-  const int all_threads = int(pool.concurrency());
-  std::printf("ar: one AR frame's work on a reconstructed street; 1 and %d threads, %d rounds round-robin, "
-              "~%.0f ms of frames per round, medians\n",
-              all_threads, options.rounds, options.sample_ms);
+  return run_suite<Options>(argc, argv, "hitscan_ar_bench", parse_options, [](const Options& options, std::FILE* out) {
+    const auto start = std::chrono::steady_clock::now();
+    SerialExecutor serial;
+    Executor& pool = default_executor();
+    const int all_threads = int(pool.concurrency());
+    std::printf("ar: one AR frame's work on a reconstructed street; 1 and %d threads, %d rounds round-robin, "
+                "~%.0f ms of frames per round, medians\n",
+                all_threads, options.rounds, options.sample_ms);
 
-  std::unique_ptr<ArWorld> world = make_ar_world(options.triangles, options.route_length);
-  if (!world) return 1;
-  Frame frame;
-  frame.world = world.get();
-  frame.framework_camera = scaled_camera(world->street.camera, 256);
-  // The depth map's baseline, checked against render_depth on the street as generated (before
-  // the checks below replace a chunk's positions). Not a failure when they differ: Embree's
-  // triangle test is not watertight, and the two round differently.
-  const EmbreeDepth embree(world->street);
-  {
-    std::vector<float> e1, e8;
-    embree.render(world->street.camera, e1, serial, 1);
-    embree.render(world->street.camera, e8, pool, 8);
-    DepthMap h;
-    if (!render_depth(world->scene, world->street.camera, h).ok()) return 1;
-    std::size_t differ1 = 0, differ8 = 0, seen = 0;
-    const auto differs = [](float a, float b) {
-      if (a == b) return false;  // both +inf included
-      return !(std::abs(a - b) <= 1e-4f * std::max(std::abs(a), std::abs(b)));
+    std::unique_ptr<ArWorld> world = make_ar_world(options.triangles, options.route_length);
+    if (!world) return 1;
+    Frame frame;
+    frame.world = world.get();
+    frame.framework_camera = scaled_camera(world->street.camera, 256);
+    // The depth map's baseline, checked against render_depth on the street as generated (before
+    // the checks below replace a chunk's positions). Not a failure when they differ: Embree's
+    // triangle test is not watertight, and the two round differently.
+    const EmbreeDepth embree(world->street);
+    {
+      std::vector<float> e1, e8;
+      embree.render(world->street.camera, e1, serial, 1);
+      embree.render(world->street.camera, e8, pool, 8);
+      DepthMap h;
+      if (!render_depth(world->scene, world->street.camera, h).ok()) return 1;
+      std::size_t differ1 = 0, differ8 = 0, seen = 0;
+      const auto differs = [](float a, float b) {
+        if (a == b) return false;  // both +inf included
+        return !(std::abs(a - b) <= 1e-4f * std::max(std::abs(a), std::abs(b)));
+      };
+      for (std::size_t p = 0; p < h.depth.size(); ++p) {
+        seen += h.depth[p] < std::numeric_limits<float>::infinity();
+        differ1 += differs(h.depth[p], e1[p]);
+        differ8 += differs(h.depth[p], e8[p]);
+      }
+      std::printf("embree baseline (one scene over the %zu chunks, build quality HIGH): depth maps differ from "
+                  "render_depth's at %zu (rtcIntersect1) and %zu (rtcIntersect8) of %zu pixels (relative 1e-4; "
+                  "hitscan sees a surface at %zu)\n",
+                  world->street.chunks.size(), differ1, differ8, h.depth.size(), seen);
+    }
+    const std::size_t failures = first_frame_and_checks(frame, serial, pool);
+    std::printf("cross-check: %s (%zu failures)\n", failures == 0 ? "passed" : "FAILED", failures);
+
+    char drape_name[32];
+    std::snprintf(drape_name, sizeof drape_name, "drape_%.0fm", double(options.route_length));
+    char depth_name[32];
+    std::snprintf(depth_name, sizeof depth_name, "depth_map_%dx%d", world->street.camera.intrinsics().width,
+                  world->street.camera.intrinsics().height);
+    Frame& f = frame;  // captured by the cases
+    std::vector<Entry> entries;
+    auto add = [&](std::string name, int threads, std::function<bool()> run, bool logged = true,
+                   const char* backend = "hitscan") {
+      if (name.find(options.only) == std::string::npos) return;
+      Entry e;
+      e.name = std::move(name), e.threads = threads, e.frame = std::move(run), e.logged = logged, e.backend = backend;
+      entries.push_back(std::move(e));
     };
-    for (std::size_t p = 0; p < h.depth.size(); ++p) {
-      seen += h.depth[p] < std::numeric_limits<float>::infinity();
-      differ1 += differs(h.depth[p], e1[p]);
-      differ8 += differs(h.depth[p], e8[p]);
+    for (const int threads : {1, all_threads}) {
+      Executor* executor = threads == 1 ? static_cast<Executor*>(&serial) : &pool;
+      add(drape_name, threads, [&f, executor] { return drape(f, executor); });
+      add("occlusion_objects", threads,
+          [&f, threads, executor] { return occlusion(f, threads == 1 ? nullptr : executor); });
+      add("chunk_update", threads, [&f, executor] {
+        f.world->executor.use(*executor);
+        return update_chunk_frame(*f.world);
+      });
+      add(depth_name, threads, [&f, executor] {
+        return render_depth(f.world->scene, f.world->street.camera, f.rendered, {}, executor).ok();
+      });
+      for (const int packet : {1, 8, 16}) {
+        add(depth_name, threads, [&f, &embree, executor, packet] {
+          embree.render(f.world->street.camera, f.embree_depth, *executor, packet);
+          return true;
+        }, true, packet == 1 ? "embree_high" : packet == 8 ? "embree_high_packet8" : "embree_high_packet16");
+      }
+      add("occlusion_objects_by_rays", threads, [&f, executor] { return occlusion_by_rays(f, executor); }, false);
+      if (f.framework_camera) {
+        const PinholeIntrinsics& k = f.framework_camera->intrinsics();
+        add("depth_map_" + std::to_string(k.width) + "x" + std::to_string(k.height), threads,
+            [&f, executor] { return render_depth(f.world->scene, *f.framework_camera, f.rendered, {}, executor).ok(); },
+            false);
+      }
+      if (all_threads == 1) break;
     }
-    std::printf("embree baseline (one scene over the %zu chunks, build quality HIGH): depth maps differ from "
-                "render_depth's at %zu (rtcIntersect1) and %zu (rtcIntersect8) of %zu pixels (relative 1e-4; "
-                "hitscan sees a surface at %zu)\n",
-                world->street.chunks.size(), differ1, differ8, h.depth.size(), seen);
-  }
-  const std::size_t failures = first_frame_and_checks(frame, serial, pool);
-  std::printf("cross-check: %s (%zu failures)\n", failures == 0 ? "passed" : "FAILED", failures);
 
-  char drape_name[32];
-  std::snprintf(drape_name, sizeof drape_name, "drape_%.0fm", double(options.route_length));
-  char depth_name[32];
-  std::snprintf(depth_name, sizeof depth_name, "depth_map_%dx%d", world->street.camera.intrinsics().width,
-                world->street.camera.intrinsics().height);
-  Frame& f = frame;  // captured by the cases
-  std::vector<Entry> entries;
-  auto add = [&](std::string name, int threads, std::function<bool()> run, bool logged = true,
-                 const char* backend = "hitscan") {
-    if (name.find(options.only) == std::string::npos) return;
-    Entry e;
-    e.name = std::move(name), e.threads = threads, e.frame = std::move(run), e.logged = logged, e.backend = backend;
-    entries.push_back(std::move(e));
-  };
-  for (const int threads : {1, all_threads}) {
-    Executor* executor = threads == 1 ? static_cast<Executor*>(&serial) : &pool;
-    add(drape_name, threads, [&f, executor] { return drape(f, executor); });
-    add("occlusion_objects", threads,
-        [&f, threads, executor] { return occlusion(f, threads == 1 ? nullptr : executor); });
-    add("chunk_update", threads, [&f, executor] {
-      f.world->executor.use(*executor);
-      return update_chunk_frame(*f.world);
-    });
-    add(depth_name, threads, [&f, executor] {
-      return render_depth(f.world->scene, f.world->street.camera, f.rendered, {}, executor).ok();
-    });
-    for (const int packet : {1, 8, 16}) {
-      add(depth_name, threads, [&f, &embree, executor, packet] {
-        embree.render(f.world->street.camera, f.embree_depth, *executor, packet);
-        return true;
-      }, true, packet == 1 ? "embree_high" : packet == 8 ? "embree_high_packet8" : "embree_high_packet16");
+    // Frames per round: enough for about sample_ms, from one warm-up frame of each.
+    bool frames_ok = true;
+    for (Entry& e : entries) {
+      const auto warm = std::chrono::steady_clock::now();
+      frames_ok = e.frame() && frames_ok;
+      e.frames = std::clamp(int(std::ceil(options.sample_ms / std::max(1e-3, ms_since(warm)))), 1, 2000);
     }
-    add("occlusion_objects_by_rays", threads, [&f, executor] { return occlusion_by_rays(f, executor); }, false);
-    if (f.framework_camera) {
-      const PinholeIntrinsics& k = f.framework_camera->intrinsics();
-      add("depth_map_" + std::to_string(k.width) + "x" + std::to_string(k.height), threads,
-          [&f, executor] { return render_depth(f.world->scene, *f.framework_camera, f.rendered, {}, executor).ok(); },
-          false);
+    for (int round = 0; round < options.rounds; ++round) {
+      for (std::size_t k = 0; k < entries.size(); ++k) {
+        frames_ok = run_round(entries[(k + std::size_t(round)) % entries.size()]) && frames_ok;
+      }
     }
-    if (all_threads == 1) break;
-  }
+    if (!frames_ok) std::printf("ar: a timed frame failed (a drape, a depth map, or an update that did not refit)\n");
 
-  // Frames per round: enough for about sample_ms, from one warm-up frame of each.
-  bool frames_ok = true;
-  for (Entry& e : entries) {
-    const auto warm = std::chrono::steady_clock::now();
-    frames_ok = e.frame() && frames_ok;
-    e.frames = std::clamp(int(std::ceil(options.sample_ms / std::max(1e-3, ms_since(warm)))), 1, 2000);
-  }
-  for (int round = 0; round < options.rounds; ++round) {
-    for (std::size_t k = 0; k < entries.size(); ++k) {
-      frames_ok = run_round(entries[(k + std::size_t(round)) % entries.size()]) && frames_ok;
+    ArLog log(out, world->street.triangle_count());
+    for (const Entry& e : entries) {
+      const auto [lo, hi] = std::minmax_element(e.ms_per_frame.begin(), e.ms_per_frame.end());
+      log.add({e.name, e.threads, e.backend, median(e.ms_per_frame), *lo, *hi, median(e.cpu_ms_per_frame), e.frames,
+               int(e.ms_per_frame.size()), e.logged});
     }
-  }
-  if (!frames_ok) std::printf("ar: a timed frame failed (a drape, a depth map, or an update that did not refit)\n");
-
-  ArLog log(out, world->street.triangle_count());
-  for (const Entry& e : entries) {
-    const auto [lo, hi] = std::minmax_element(e.ms_per_frame.begin(), e.ms_per_frame.end());
-    log.add({e.name, e.threads, e.backend, median(e.ms_per_frame), *lo, *hi, median(e.cpu_ms_per_frame), e.frames,
-             int(e.ms_per_frame.size()), e.logged});
-  }
-  log.print_table(all_threads);
-  std::printf("ar took %.1f s\n", ms_since(start) / 1e3);
-  if (failures != 0) std::printf("ar: %zu cross-checks failed (see above)\n", failures);
-  if (out) std::fclose(out);
-  return frames_ok && failures == 0 ? 0 : 1;
+    log.print_table(all_threads);
+    std::printf("ar took %.1f s\n", ms_since(start) / 1e3);
+    if (failures != 0) std::printf("ar: %zu cross-checks failed (see above)\n", failures);
+    return int(failures) + (frames_ok ? 0 : 1);
+  });
 }

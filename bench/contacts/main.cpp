@@ -55,10 +55,6 @@ struct Options {
 // Frames per size: enough passes per sample to time a fast pass at 1000 objects, few above.
 std::size_t frames_for(std::size_t objects) { return std::clamp<std::size_t>(32000 / objects, 2, 32); }
 
-double seconds_since(std::chrono::steady_clock::time_point start) {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-}
-
 struct Entry {
   std::unique_ptr<Backend> backend;
   std::vector<PairContact> answers;  // of the last pass
@@ -197,23 +193,20 @@ bool parse_options(int argc, char** argv, Options& options) {
 
 int main(int argc, char** argv) {
   using namespace hitscan::bench;
-  Options options;
-  if (!parse_options(argc, argv, options)) return 2;
-  std::FILE* out = nullptr;
-  if (!open_jsonl(options.jsonl, "hitscan_contacts_bench", out)) return 1;
-  std::printf("contacts: spheres vs boxes, %d repetitions round-robin, medians, 1 thread\n", options.repetitions);
-  std::printf(
-      "  disagreements: pairs found by the backend or by brute force only; for Bullet and Jolt, pairs within %g of touching\n"
-      "  count as borderline instead. max|ddepth|, min n.n (normals' dot product), differing (contacts off by more\n"
-      "  than %g): the pairs both find, against brute force's contacts.\n",
-      kBorderlineDepth, kBorderlineDepth);
-  const auto start = std::chrono::steady_clock::now();
-  ContactLog log(out);
-  int failures = 0;
-  for (const std::size_t n : options.sizes) failures += run_size(n, options, log);
-  log.print_tables();
-  std::printf("contacts took %.1f s\n", seconds_since(start));
-  if (failures != 0) std::printf("contacts: %d of hitscan's backends disagree with brute force\n", failures);
-  if (out) std::fclose(out);
-  return failures == 0 ? 0 : 1;
+  return run_suite<Options>(argc, argv, "hitscan_contacts_bench", parse_options, [](const Options& options, std::FILE* out) {
+    std::printf("contacts: spheres vs boxes, %d repetitions round-robin, medians, 1 thread\n", options.repetitions);
+    std::printf(
+        "  disagreements: pairs found by the backend or by brute force only; for Bullet and Jolt, pairs within %g of touching\n"
+        "  count as borderline instead. max|ddepth|, min n.n (normals' dot product), differing (contacts off by more\n"
+        "  than %g): the pairs both find, against brute force's contacts.\n",
+        kBorderlineDepth, kBorderlineDepth);
+    const auto start = std::chrono::steady_clock::now();
+    ContactLog log(out);
+    int failures = 0;
+    for (const std::size_t n : options.sizes) failures += run_size(n, options, log);
+    log.print_tables();
+    std::printf("contacts took %.1f s\n", seconds_since(start));
+    if (failures != 0) std::printf("contacts: %d of hitscan's backends disagree with brute force\n", failures);
+    return failures;
+  });
 }

@@ -4,6 +4,7 @@
 #include <numbers>
 #include <random>
 
+#include "../common/random.hpp"
 #include "hitscan/math/quat.hpp"
 
 namespace hitscan::bench {
@@ -13,23 +14,6 @@ constexpr float kMinSize = 0.5f;
 constexpr float kMaxSize = 5.0f;
 // The cube's side for 1000 objects.
 constexpr double kSideAt1000 = 100.0;
-
-// Uniform in [lo, hi) from the top 24 bits of the generator (std::uniform_real_distribution is
-// not specified bit for bit across standard libraries; this is).
-float uniform(std::mt19937_64& rng, float lo, float hi) {
-  const float u = float(rng() >> 40) * 0x1p-24f;
-  return lo + (hi - lo) * u;
-}
-
-// A rotation uniform over SO(3) from three uniform numbers: Shoemake, "Uniform random rotations",
-// Graphics Gems III (1992).
-Quatf random_rotation(std::mt19937_64& rng) {
-  const double u1 = uniform(rng, 0, 1), u2 = uniform(rng, 0, 1), u3 = uniform(rng, 0, 1);
-  const double a = std::sqrt(1 - u1), b = std::sqrt(u1);
-  const double t2 = 2 * std::numbers::pi * u2, t3 = 2 * std::numbers::pi * u3;
-  return Quatf::from_components(float(b * std::cos(t3)), float(a * std::sin(t2)), float(a * std::cos(t2)),
-                                float(b * std::sin(t3)));
-}
 
 }  // namespace
 

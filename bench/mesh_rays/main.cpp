@@ -348,27 +348,23 @@ bool parse_options(int argc, char** argv, Options& options) {
 
 int main(int argc, char** argv) {
   using namespace hitscan::bench;
-  Options options;
-  if (!parse_options(argc, argv, options)) return 2;
-  std::FILE* out = nullptr;
-  if (!open_jsonl(options.jsonl, "hitscan_mesh_bench", out)) return 1;
-  std::printf("mesh_rays: %zu rays per set, %d repetitions round-robin, medians; %d builds; 1 and %d threads\n",
-              options.rays, options.repetitions, options.builds, options.threads);
-  const auto start = std::chrono::steady_clock::now();
-  FigureLog log(out);
-  int failures = 0;
-  for (const std::string& name : options.meshes) {
-    try {
-      run_mesh(name, options, log);
-    } catch (const std::exception& e) {
-      std::fprintf(stderr, "hitscan_mesh_bench: %s: %s\n", name.c_str(), e.what());
-      ++failures;
+  return run_suite<Options>(argc, argv, "hitscan_mesh_bench", parse_options, [](const Options& options, std::FILE* out) {
+    std::printf("mesh_rays: %zu rays per set, %d repetitions round-robin, medians; %d builds; 1 and %d threads\n",
+                options.rays, options.repetitions, options.builds, options.threads);
+    const auto start = std::chrono::steady_clock::now();
+    FigureLog log(out);
+    int failures = 0;
+    for (const std::string& name : options.meshes) {
+      try {
+        run_mesh(name, options, log);
+      } catch (const std::exception& e) {
+        std::fprintf(stderr, "hitscan_mesh_bench: %s: %s\n", name.c_str(), e.what());
+        ++failures;
+      }
     }
-  }
-  log.print_ratio_table(options.threads);
-  std::printf("mesh_rays took %.1f s\n",
-              std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
-  if (options.watertight_rays > 0 && run_watertight(options.watertight_rays, options.threads, out) != 0) ++failures;
-  if (out) std::fclose(out);
-  return failures == 0 ? 0 : 1;
+    log.print_ratio_table(options.threads);
+    std::printf("mesh_rays took %.1f s\n", seconds_since(start));
+    if (options.watertight_rays > 0 && run_watertight(options.watertight_rays, options.threads, out) != 0) ++failures;
+    return failures;
+  });
 }

@@ -69,10 +69,6 @@ struct Options {
   QueryCounts brute_force{512, 256, 48};
 };
 
-double seconds_since(std::chrono::steady_clock::time_point start) {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-}
-
 // One backend's part in a timed query: what it runs, how many queries that is.
 struct Entry {
   Backend* backend = nullptr;
@@ -394,29 +390,26 @@ bool parse_options(int argc, char** argv, Options& options) {
 
 int main(int argc, char** argv) {
   using namespace hitscan::bench;
-  Options options;
-  if (!parse_options(argc, argv, options)) return 2;
-  std::FILE* out = nullptr;
-  if (!open_jsonl(options.jsonl, "hitscan_scene_bench", out)) return 1;
-  std::printf("scene: mixed colliders, %d rounds round-robin, medians; 1 and %d threads\n", options.rounds,
-              options.threads);
-  std::printf(
-      "  cross-check: distances within %g (rays) and %g (sweeps) of hitscan's, relative beyond 1; the same\n"
-      "  collider further off is imprecise (the libraries' iterative convex casts), another collider or a hit\n"
-      "  against a miss a disagreement, unless the hit lies at the distance limit (borderline); overlap sets equal, a\n"
-      "  collider in one set only borderline when brute force's kernel changes its mind within %g of the radius.\n"
-      "  Only brute force's disagreements fail the run; the libraries' are reported.\n",
-      double(kRayTolerance), double(kSweepTolerance), double(kOverlapMargin));
-  const auto start = std::chrono::steady_clock::now();
-  SceneLog log(out);
-#if HITSCAN_BENCH_JOLT
-  set_up_jolt();  // once, before any build is timed
-#endif
-  int failures = 0;
-  for (const std::size_t n : options.sizes) failures += run_size(n, options, log);
-  log.print_table();
-  std::printf("scene took %.1f s\n", seconds_since(start));
-  if (failures != 0) std::printf("scene: brute force disagrees with hitscan in %d checks\n", failures);
-  if (out) std::fclose(out);
-  return failures == 0 ? 0 : 1;
+  return run_suite<Options>(argc, argv, "hitscan_scene_bench", parse_options, [](const Options& options, std::FILE* out) {
+    std::printf("scene: mixed colliders, %d rounds round-robin, medians; 1 and %d threads\n", options.rounds,
+                options.threads);
+    std::printf(
+        "  cross-check: distances within %g (rays) and %g (sweeps) of hitscan's, relative beyond 1; the same\n"
+        "  collider further off is imprecise (the libraries' iterative convex casts), another collider or a hit\n"
+        "  against a miss a disagreement, unless the hit lies at the distance limit (borderline); overlap sets equal, a\n"
+        "  collider in one set only borderline when brute force's kernel changes its mind within %g of the radius.\n"
+        "  Only brute force's disagreements fail the run; the libraries' are reported.\n",
+        double(kRayTolerance), double(kSweepTolerance), double(kOverlapMargin));
+    const auto start = std::chrono::steady_clock::now();
+    SceneLog log(out);
+  #if HITSCAN_BENCH_JOLT
+    set_up_jolt();  // once, before any build is timed
+  #endif
+    int failures = 0;
+    for (const std::size_t n : options.sizes) failures += run_size(n, options, log);
+    log.print_table();
+    std::printf("scene took %.1f s\n", seconds_since(start));
+    if (failures != 0) std::printf("scene: brute force disagrees with hitscan in %d checks\n", failures);
+    return failures;
+  });
 }

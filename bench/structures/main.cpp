@@ -46,10 +46,6 @@ struct Figure {
   double ratio_to_bvh = 0;
 };
 
-double seconds_since(std::chrono::steady_clock::time_point start) {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-}
-
 // R rounds of every structure's run, the first one rotating; returns the median seconds of each.
 std::vector<double> alternate(std::size_t count, int rounds, const std::function<void(std::size_t)>& run) {
   std::vector<std::vector<double>> seconds(count);
@@ -178,21 +174,18 @@ bool parse_options(int argc, char** argv, Options& options) {
 
 int main(int argc, char** argv) {
   using namespace hitscan::bench;
-  Options options;
-  if (!parse_options(argc, argv, options)) return 2;
-  std::FILE* out = nullptr;
-  if (!open_jsonl(options.jsonl, "hitscan_structures_bench", out)) return 1;
-  std::printf("structures: bvh, octree, grid, dynamic_tree over object boxes; %d rounds round-robin, medians\n",
-              options.rounds);
-  const auto start = std::chrono::steady_clock::now();
-  std::vector<Figure> figures;
-  int failures = 0;
-  for (SceneKind kind : {SceneKind::uniform, SceneKind::clustered, SceneKind::mesh}) {
-    failures += run_scene(kind, options, figures, out);
-  }
-  print_table(figures);
-  std::printf("structures took %.1f s\n", seconds_since(start));
-  if (failures != 0) std::printf("structures: %d structures disagree with the bvh\n", failures);
-  if (out) std::fclose(out);
-  return failures == 0 ? 0 : 1;
+  return run_suite<Options>(argc, argv, "hitscan_structures_bench", parse_options, [](const Options& options, std::FILE* out) {
+    std::printf("structures: bvh, octree, grid, dynamic_tree over object boxes; %d rounds round-robin, medians\n",
+                options.rounds);
+    const auto start = std::chrono::steady_clock::now();
+    std::vector<Figure> figures;
+    int failures = 0;
+    for (SceneKind kind : {SceneKind::uniform, SceneKind::clustered, SceneKind::mesh}) {
+      failures += run_scene(kind, options, figures, out);
+    }
+    print_table(figures);
+    std::printf("structures took %.1f s\n", seconds_since(start));
+    if (failures != 0) std::printf("structures: %d structures disagree with the bvh\n", failures);
+    return failures;
+  });
 }
