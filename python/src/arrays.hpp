@@ -61,6 +61,13 @@ std::vector<float> float_per_row(py::handle object, const char* name, const std:
 /// thread, n a pool of n threads (made once per n and kept). ValueError for a negative n.
 Executor& executor_for(int nthreads);
 
+/// Writes v as the three floats of row i of an (..., 3) array.
+inline void write3(float* out, std::size_t i, Vec3f v) {
+  out[3 * i] = v.x;
+  out[3 * i + 1] = v.y;
+  out[3 * i + 2] = v.z;
+}
+
 /// An uninitialised numpy array of the leading shape `lead` followed by `extra` dimensions.
 template <class T>
 py::array_t<T> make_array(const std::vector<py::ssize_t>& lead, std::initializer_list<py::ssize_t> extra = {}) {

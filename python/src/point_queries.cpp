@@ -4,6 +4,7 @@
 #include <cmath>
 #include <limits>
 
+#include "hit_columns.hpp"
 #include "py_scene.hpp"
 
 namespace hitscan::python {
@@ -27,39 +28,17 @@ py::dict PyScene::compute_closest_points(py::handle query_points, int nthreads) 
   const FloatRows points = float_rows(query_points, "query_points", 3, 2, 32);
   Executor& executor = executor_for(nthreads);
   commit_if_due();
-  auto closest = make_array<float>(points.shape, {3});
-  auto geometry_ids = make_array<std::uint32_t>(points.shape);
-  auto primitive_ids = make_array<std::uint32_t>(points.shape);
-  auto primitive_uvs = make_array<float>(points.shape, {2});
-  auto primitive_normals = make_array<float>(points.shape, {3});
+  HitColumns columns(points.shape, kPoints | kGeometryIds | kPrimitiveIds | kPrimitiveUvs | kPrimitiveNormals,
+                     Vec3f{kNaN, kNaN, kNaN});
   const float* in = points.array.data();
-  float* point = closest.mutable_data();
-  std::uint32_t* geometry = geometry_ids.mutable_data();
-  std::uint32_t* primitive = primitive_ids.mutable_data();
-  float* uv = primitive_uvs.mutable_data();
-  float* normal = primitive_normals.mutable_data();
   const QueryOptions options = surface_options();
   for_rows(points.rows, executor, kGrain, [&](std::size_t begin, std::size_t end) {
     for (std::size_t i = begin; i < end; ++i) {
-      const QueryHit hit = scene_.closest_point({in[3 * i], in[3 * i + 1], in[3 * i + 2]}, options);
-      const Vec3f p = hit ? hit.point : Vec3f{kNaN, kNaN, kNaN};
-      const Vec3f n = hit ? hit.face_normal : Vec3f{};
-      for (int k = 0; k < 3; ++k) {
-        point[3 * i + k] = p[k];
-        normal[3 * i + k] = n[k];
-      }
-      geometry[i] = hit ? static_cast<std::uint32_t>(hit.user_id) : kInvalidId;
-      primitive[i] = hit ? (hit.primitive == kNoPrimitive ? 0u : hit.primitive) : kInvalidId;
-      uv[2 * i] = hit ? hit.u : 0.0f;
-      uv[2 * i + 1] = hit ? hit.v : 0.0f;
+      columns.put(i, scene_.closest_point({in[3 * i], in[3 * i + 1], in[3 * i + 2]}, options));
     }
   });
   py::dict out;
-  out["points"] = closest;
-  out["geometry_ids"] = geometry_ids;
-  out["primitive_ids"] = primitive_ids;
-  out["primitive_uvs"] = primitive_uvs;
-  out["primitive_normals"] = primitive_normals;
+  columns.into(out);
   return out;
 }
 

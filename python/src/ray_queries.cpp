@@ -7,6 +7,7 @@
 #include <limits>
 #include <mutex>
 
+#include "hit_columns.hpp"
 #include "py_scene.hpp"
 
 namespace hitscan::python {
@@ -31,11 +32,6 @@ QueryOptions crossing_options() {
   return options;
 }
 
-std::uint32_t primitive_id(const QueryHit& hit) {
-  // Analytic shapes are one primitive each, id 0, so `primitive_ids != INVALID_ID` still means hit.
-  return hit.primitive == kNoPrimitive ? 0u : hit.primitive;
-}
-
 }  // namespace
 
 py::dict PyScene::cast_rays(py::handle rays_arg, int nthreads) {
@@ -43,16 +39,9 @@ py::dict PyScene::cast_rays(py::handle rays_arg, int nthreads) {
   Executor& executor = executor_for(nthreads);
   commit_if_due();
   auto t_hit = make_array<float>(rays.shape);
-  auto geometry_ids = make_array<std::uint32_t>(rays.shape);
-  auto primitive_ids = make_array<std::uint32_t>(rays.shape);
-  auto primitive_uvs = make_array<float>(rays.shape, {2});
-  auto primitive_normals = make_array<float>(rays.shape, {3});
+  HitColumns columns(rays.shape, kGeometryIds | kPrimitiveIds | kPrimitiveUvs | kPrimitiveNormals);
   const float* in = rays.array.data();
   float* t = t_hit.mutable_data();
-  std::uint32_t* geometry = geometry_ids.mutable_data();
-  std::uint32_t* primitive = primitive_ids.mutable_data();
-  float* uv = primitive_uvs.mutable_data();
-  float* normal = primitive_normals.mutable_data();
   for_rows(rays.rows, executor, kGrain, [&](std::size_t begin, std::size_t end) {
     SerialExecutor serial;
     std::array<QueryRay, kBlock> block;
@@ -65,23 +54,13 @@ py::dict PyScene::cast_rays(py::handle rays_arg, int nthreads) {
         const std::size_t i = first + k;
         const QueryHit& hit = hits[k];
         t[i] = hit ? static_cast<float>(hit.distance / direction_length(in + 6 * i)) : kInf;
-        geometry[i] = hit ? static_cast<std::uint32_t>(hit.user_id) : kInvalidId;
-        primitive[i] = hit ? primitive_id(hit) : kInvalidId;
-        uv[2 * i] = hit ? hit.u : 0.0f;
-        uv[2 * i + 1] = hit ? hit.v : 0.0f;
-        const Vec3f n3 = hit ? hit.face_normal : Vec3f{};
-        normal[3 * i] = n3.x;
-        normal[3 * i + 1] = n3.y;
-        normal[3 * i + 2] = n3.z;
+        columns.put(i, hit);
       }
     }
   });
   py::dict out;
   out["t_hit"] = t_hit;
-  out["geometry_ids"] = geometry_ids;
-  out["primitive_ids"] = primitive_ids;
-  out["primitive_uvs"] = primitive_uvs;
-  out["primitive_normals"] = primitive_normals;
+  columns.into(out);
   return out;
 }
 

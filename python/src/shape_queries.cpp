@@ -10,6 +10,7 @@
 #include <unordered_map>
 
 #include "hitscan/ar/drape.hpp"
+#include "hit_columns.hpp"
 #include "py_scene.hpp"
 
 namespace hitscan::python {
@@ -18,12 +19,6 @@ namespace {
 constexpr std::size_t kGrain = 256;
 constexpr std::size_t kBlock = 64;
 constexpr float kInf = std::numeric_limits<float>::infinity();
-
-void write3(float* out, std::size_t i, Vec3f v) {
-  out[3 * i] = v.x;
-  out[3 * i + 1] = v.y;
-  out[3 * i + 2] = v.z;
-}
 
 // One DrapeSettings field from a keyword argument.
 void set_drape_setting(DrapeSettings& settings, const std::string& name, py::handle value) {
@@ -81,19 +76,12 @@ py::dict PyScene::sphere_cast(py::handle origins_arg, py::handle directions_arg,
   Executor& executor = executor_for(nthreads);
   commit_if_due();
   auto distance = make_array<float>(origins.shape);
-  auto points = make_array<float>(origins.shape, {3});
-  auto normals = make_array<float>(origins.shape, {3});
-  auto geometry_ids = make_array<std::uint32_t>(origins.shape);
-  auto primitive_ids = make_array<std::uint32_t>(origins.shape);
+  HitColumns columns(origins.shape, kPoints | kNormals | kGeometryIds | kPrimitiveIds);
   auto started_inside = make_array<bool>(origins.shape);
   auto depth = make_array<float>(origins.shape);
   const float* origin = origins.array.data();
   const float* direction = directions.array.data();
   float* d = distance.mutable_data();
-  float* p = points.mutable_data();
-  float* n = normals.mutable_data();
-  std::uint32_t* geometry = geometry_ids.mutable_data();
-  std::uint32_t* primitive = primitive_ids.mutable_data();
   bool* inside = started_inside.mutable_data();
   float* deep = depth.mutable_data();
   for_rows(origins.rows, executor, kGrain, [&](std::size_t begin, std::size_t end) {
@@ -113,10 +101,7 @@ py::dict PyScene::sphere_cast(py::handle origins_arg, py::handle directions_arg,
         const std::size_t i = first + k;
         const QueryHit& hit = hits[k];
         d[i] = hit ? hit.distance : kInf;
-        write3(p, i, hit ? hit.point : Vec3f{});
-        write3(n, i, hit ? hit.normal : Vec3f{});
-        geometry[i] = hit ? static_cast<std::uint32_t>(hit.user_id) : kInvalidId;
-        primitive[i] = hit ? (hit.primitive == kNoPrimitive ? 0u : hit.primitive) : kInvalidId;
+        columns.put(i, hit);
         inside[i] = hit && hit.started_inside();
         deep[i] = hit ? hit.depth : 0.0f;
       }
@@ -124,10 +109,7 @@ py::dict PyScene::sphere_cast(py::handle origins_arg, py::handle directions_arg,
   });
   py::dict out;
   out["distance"] = distance;
-  out["points"] = points;
-  out["normals"] = normals;
-  out["geometry_ids"] = geometry_ids;
-  out["primitive_ids"] = primitive_ids;
+  columns.into(out);
   out["started_inside"] = started_inside;
   out["depth"] = depth;
   return out;
