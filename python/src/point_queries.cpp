@@ -14,14 +14,6 @@ constexpr std::size_t kGrain = 256;
 constexpr float kNaN = std::numeric_limits<float>::quiet_NaN();
 constexpr float kInf = std::numeric_limits<float>::infinity();
 
-// The nearest point of any surface: solids count by their surface, so a point inside a sphere
-// is at the distance of the sphere's surface, as for a closed mesh.
-QueryOptions surface_options() {
-  QueryOptions options;
-  options.solid = false;
-  return options;
-}
-
 }  // namespace
 
 py::dict PyScene::compute_closest_points(py::handle query_points, int nthreads) {

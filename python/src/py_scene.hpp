@@ -14,9 +14,11 @@
 // the GIL (commit releases the GIL first), so taking the GIL under it cannot deadlock.
 
 #include <algorithm>
+#include <array>
 #include <cstdint>
 #include <memory>
 #include <shared_mutex>
+#include <span>
 #include <vector>
 
 #include "arrays.hpp"
@@ -76,6 +78,12 @@ class PyScene {
   // file comment).
   template <class Body>
   void for_rows(std::size_t rows, Executor& executor, std::size_t grain, const Body& body);
+  // for_rows for the scene's batch queries: rows go to `batch(queries, answers, executor)` kBlock
+  // at a time (on the chunk's thread), row i's query made by `make(i)` and its answer handed to
+  // `put(i, answer)`.
+  template <std::size_t kBlock, class Query, class Answer, class Make, class Batch, class Put>
+  void for_blocks(std::size_t rows, Executor& executor, std::size_t grain, const Make& make, const Batch& batch,
+                  const Put& put);
 
   Executor* build_executor_;
   Scene scene_;
@@ -107,6 +115,31 @@ void PyScene::for_rows(std::size_t rows, Executor& executor, std::size_t grain, 
     }
   }
   if (interrupted) throw py::error_already_set();
+}
+
+template <std::size_t kBlock, class Query, class Answer, class Make, class Batch, class Put>
+void PyScene::for_blocks(std::size_t rows, Executor& executor, std::size_t grain, const Make& make, const Batch& batch,
+                         const Put& put) {
+  for_rows(rows, executor, grain, [&](std::size_t begin, std::size_t end) {
+    SerialExecutor serial;
+    std::array<Query, kBlock> queries;
+    std::array<Answer, kBlock> answers;
+    for (std::size_t first = begin; first < end; first += kBlock) {
+      const std::size_t n = std::min(kBlock, end - first);
+      for (std::size_t k = 0; k < n; ++k) queries[k] = make(first + k);
+      batch(std::span<const Query>{queries.data(), n}, std::span<Answer>{answers.data(), n}, serial);
+      for (std::size_t k = 0; k < n; ++k) put(first + k, answers[k]);
+    }
+  });
+}
+
+/// Options for the queries that see surfaces only: a solid counts by its surface, so that a ray
+/// crosses each surface once (one starting inside a solid only where it leaves) and a point inside
+/// a sphere is at the distance of the sphere's surface, as for a closed mesh.
+inline QueryOptions surface_options() {
+  QueryOptions options;
+  options.solid = false;
+  return options;
 }
 
 }  // namespace hitscan::python

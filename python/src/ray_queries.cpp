@@ -25,13 +25,6 @@ double direction_length(const float* r) {
   return std::sqrt(x * x + y * y + z * z);
 }
 
-// Each surface crossing once; a ray starting inside a solid counts only where it leaves.
-QueryOptions crossing_options() {
-  QueryOptions options;
-  options.solid = false;
-  return options;
-}
-
 }  // namespace
 
 py::dict PyScene::cast_rays(py::handle rays_arg, int nthreads) {
@@ -42,22 +35,15 @@ py::dict PyScene::cast_rays(py::handle rays_arg, int nthreads) {
   HitColumns columns(rays.shape, kGeometryIds | kPrimitiveIds | kPrimitiveUvs | kPrimitiveNormals);
   const float* in = rays.array.data();
   float* t = t_hit.mutable_data();
-  for_rows(rays.rows, executor, kGrain, [&](std::size_t begin, std::size_t end) {
-    SerialExecutor serial;
-    std::array<QueryRay, kBlock> block;
-    std::array<QueryHit, kBlock> hits;
-    for (std::size_t first = begin; first < end; first += kBlock) {
-      const std::size_t n = std::min(kBlock, end - first);
-      for (std::size_t k = 0; k < n; ++k) block[k] = query_ray(in + 6 * (first + k));
-      (void)scene_.raycast_batch({block.data(), n}, {hits.data(), n}, {}, &serial);  // sizes match
-      for (std::size_t k = 0; k < n; ++k) {
-        const std::size_t i = first + k;
-        const QueryHit& hit = hits[k];
+  for_blocks<kBlock, QueryRay, QueryHit>(
+      rays.rows, executor, kGrain, [&](std::size_t i) { return query_ray(in + 6 * i); },
+      [&](std::span<const QueryRay> block, std::span<QueryHit> hits, Executor& serial) {
+        (void)scene_.raycast_batch(block, hits, {}, &serial);  // sizes match
+      },
+      [&](std::size_t i, const QueryHit& hit) {
         t[i] = hit ? static_cast<float>(hit.distance / direction_length(in + 6 * i)) : kInf;
         columns.put(i, hit);
-      }
-    }
-  });
+      });
   py::dict out;
   out["t_hit"] = t_hit;
   columns.into(out);
@@ -72,29 +58,25 @@ py::array PyScene::test_occlusions(py::handle rays_arg, float tnear, float tfar,
   auto occluded = make_array<bool>(rays.shape);
   const float* in = rays.array.data();
   bool* out = occluded.mutable_data();
-  for_rows(rays.rows, executor, kGrain, [&](std::size_t begin, std::size_t end) {
-    SerialExecutor serial;
-    std::array<QueryRay, kBlock> block;
-    std::array<std::uint8_t, kBlock> hit;
-    for (std::size_t first = begin; first < end; first += kBlock) {
-      const std::size_t n = std::min(kBlock, end - first);
-      for (std::size_t k = 0; k < n; ++k) {
+  for_blocks<kBlock, QueryRay, std::uint8_t>(
+      rays.rows, executor, kGrain,
+      [&](std::size_t i) {
         // [tnear, tfar] in units of the direction: start tnear along it, reach (tfar - tnear)
         // times its length. tfar < tnear gives a negative reach, which sees nothing.
-        const float* r = in + 6 * (first + k);
-        QueryRay& ray = block[k];
-        ray = query_ray(r);
+        const float* r = in + 6 * i;
+        QueryRay ray = query_ray(r);
         if (tnear != 0.0f) {
           ray.origin = {static_cast<float>(r[0] + double(tnear) * r[3]), static_cast<float>(r[1] + double(tnear) * r[4]),
                         static_cast<float>(r[2] + double(tnear) * r[5])};
         }
         ray.max_distance = static_cast<float>((double(tfar) - double(tnear)) * direction_length(r));
         if (tfar < tnear) ray.max_distance = -1.0f;
-      }
-      (void)scene_.raycast_any_batch({block.data(), n}, {hit.data(), n}, {}, &serial);
-      for (std::size_t k = 0; k < n; ++k) out[first + k] = hit[k] != 0;
-    }
-  });
+        return ray;
+      },
+      [&](std::span<const QueryRay> block, std::span<std::uint8_t> hits, Executor& serial) {
+        (void)scene_.raycast_any_batch(block, hits, {}, &serial);
+      },
+      [&](std::size_t i, std::uint8_t hit) { out[i] = hit != 0; });
   return occluded;
 }
 
@@ -105,7 +87,7 @@ py::array PyScene::count_intersections(py::handle rays_arg, int nthreads) {
   auto counts = make_array<std::int32_t>(rays.shape);
   const float* in = rays.array.data();
   std::int32_t* out = counts.mutable_data();
-  const QueryOptions options = crossing_options();
+  const QueryOptions options = surface_options();
   for_rows(rays.rows, executor, kGrain, [&](std::size_t begin, std::size_t end) {
     std::array<QueryHit, 1> nearest;  // only the total is wanted
     for (std::size_t i = begin; i < end; ++i) {
@@ -131,7 +113,7 @@ py::dict PyScene::list_intersections(py::handle rays_arg, int nthreads) {
   std::vector<Chunk> chunks;
   const float* in = rays.array.data();
   std::mutex chunks_mutex;
-  const QueryOptions options = crossing_options();
+  const QueryOptions options = surface_options();
   for_rows(rays.rows, executor, kGrain, [&](std::size_t begin, std::size_t end) {
     Chunk chunk{begin, {}};
     std::vector<QueryHit> hits;

@@ -84,29 +84,22 @@ py::dict PyScene::sphere_cast(py::handle origins_arg, py::handle directions_arg,
   float* d = distance.mutable_data();
   bool* inside = started_inside.mutable_data();
   float* deep = depth.mutable_data();
-  for_rows(origins.rows, executor, kGrain, [&](std::size_t begin, std::size_t end) {
-    SerialExecutor serial;
-    std::array<SphereSweep, kBlock> sweeps;
-    std::array<QueryHit, kBlock> hits;
-    for (std::size_t first = begin; first < end; first += kBlock) {
-      const std::size_t count = std::min(kBlock, end - first);
-      for (std::size_t k = 0; k < count; ++k) {
-        const std::size_t i = first + k;
-        sweeps[k] = {{{origin[3 * i], origin[3 * i + 1], origin[3 * i + 2]}, radius[i]},
-                     {direction[3 * i], direction[3 * i + 1], direction[3 * i + 2]},
-                     max_distance};
-      }
-      (void)scene_.sphere_cast_batch({sweeps.data(), count}, {hits.data(), count}, {}, &serial);
-      for (std::size_t k = 0; k < count; ++k) {
-        const std::size_t i = first + k;
-        const QueryHit& hit = hits[k];
+  for_blocks<kBlock, SphereSweep, QueryHit>(
+      origins.rows, executor, kGrain,
+      [&](std::size_t i) {
+        return SphereSweep{{{origin[3 * i], origin[3 * i + 1], origin[3 * i + 2]}, radius[i]},
+                           {direction[3 * i], direction[3 * i + 1], direction[3 * i + 2]},
+                           max_distance};
+      },
+      [&](std::span<const SphereSweep> sweeps, std::span<QueryHit> hits, Executor& serial) {
+        (void)scene_.sphere_cast_batch(sweeps, hits, {}, &serial);
+      },
+      [&](std::size_t i, const QueryHit& hit) {
         d[i] = hit ? hit.distance : kInf;
         columns.put(i, hit);
         inside[i] = hit && hit.started_inside();
         deep[i] = hit ? hit.depth : 0.0f;
-      }
-    }
-  });
+      });
   py::dict out;
   out["distance"] = distance;
   columns.into(out);
