@@ -230,7 +230,9 @@ MeshHit MeshBvh::complete_hit(const Rayf& ray, float t, std::uint32_t pack, int 
   return result;
 }
 
-bool MeshBvh::occluded(const Rayf& ray, FaceMode faces) const {
+// Flattened: the walk is built into the any-hit query (4% fewer instructions per ray; the
+// closest-hit query measured slower so, with more state live across the walk).
+[[gnu::flatten]] bool MeshBvh::occluded(const Rayf& ray, FaceMode faces) const {
   if (!data_ || !is_valid(ray)) return false;
   std::optional<WatertightRay<float>> prepared;  // made at the first leaf, as for intersect
   float tmax = ray.tmax;
