@@ -17,17 +17,23 @@ bool usable(const Aabbf& b) { return b.is_valid() && is_finite(b.min) && is_fini
 
 }  // namespace
 
+// The stretch of a fat box ahead of a motion: the displacement scaled, clamped to the reach, or
+// zero for a teleport (beyond the reach along some axis) or a non-finite motion.
+Vec3f DynamicTree::ahead_of(Vec3f box_extent, Vec3f displacement) const {
+  const Vec3f e = box_extent;
+  const float reach = settings_.prediction_limit * ((e.x + e.y + e.z) / 3.0f) + settings_.margin_absolute;
+  const Vec3f ahead = displacement * settings_.prediction_scale;
+  if (!is_finite(ahead) || max_component(abs(displacement)) > reach) return {};
+  return clamp(ahead, Vec3f{-reach, -reach, -reach}, Vec3f{reach, reach, reach});
+}
+
 Aabbf DynamicTree::fatten(const Aabbf& box, Vec3f displacement, float margins) const {
   if (!usable(box)) return Aabbf::empty();
   const Vec3f e = box.extent();
   const float margin = margins * (settings_.margin_fraction * ((e.x + e.y + e.z) / 3.0f) + settings_.margin_absolute);
   Aabbf fat{box.min - Vec3f{margin, margin, margin}, box.max + Vec3f{margin, margin, margin}};
   if (displacement == Vec3f{}) return fat;  // nothing to predict (an insertion, a move in place)
-  const float reach = settings_.prediction_limit * ((e.x + e.y + e.z) / 3.0f) + settings_.margin_absolute;
-  Vec3f ahead = displacement * settings_.prediction_scale;
-  // A teleport (beyond the reach along some axis) is not stretched, nor is a non-finite motion.
-  if (!is_finite(ahead) || max_component(abs(displacement)) > reach) return fat;
-  ahead = clamp(ahead, Vec3f{-reach, -reach, -reach}, Vec3f{reach, reach, reach});
+  const Vec3f ahead = ahead_of(e, displacement);
   for (int i = 0; i < 3; ++i) {
     if (ahead[i] < 0.0f) {
       fat.min[i] += ahead[i];
@@ -35,6 +41,17 @@ Aabbf DynamicTree::fatten(const Aabbf& box, Vec3f displacement, float margins) c
       fat.max[i] += ahead[i];
     }
   }
+  return fat;
+}
+
+Aabbf DynamicTree::fatten_both_ways(const Aabbf& box, Vec3f displacement, float margins) const {
+  Aabbf fat = fatten(box, {}, margins);
+  if (!usable(box) || displacement == Vec3f{}) return fat;
+  // -displacement stretches by exactly -ahead (the scaling and the clamp are symmetric): both
+  // sides by |ahead|, as the merge of the two fat boxes has it.
+  const Vec3f stretch = abs(ahead_of(box.extent(), displacement));
+  fat.min -= stretch;
+  fat.max += stretch;
   return fat;
 }
 
@@ -74,7 +91,7 @@ bool DynamicTree::move(std::uint32_t proxy, const Aabbf& box, Vec3f displacement
   if (box_contains(fat, usable(box) ? box : Aabbf::empty())) {
     // The fat box may trail the motion: a steadily moving object's box reaches back to where it
     // was when it was last inserted, so the "too large" bound stretches both ways.
-    const Aabbf loose = merge(fatten(box, displacement, 5.0f), fatten(box, -displacement, 5.0f));
+    const Aabbf loose = fatten_both_ways(box, displacement, 5.0f);
     if (box_contains(loose, fat)) return false;
   }
   if (is_waiting(proxy)) {

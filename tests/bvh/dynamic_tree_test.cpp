@@ -237,7 +237,9 @@ TEST(DynamicTree, MovingObjectsMatchBruteForceEveryFrame) {
 }
 
 TEST(DynamicTree, MoveReinsertsOnlyWhenTheBoxLeavesItsFatBox) {
-  DynamicTree tree;  // margin: 0.1 of the mean side on each face; prediction: 2 displacements
+  DynamicTreeSettings settings;  // margin: 0.1 of the mean side on each face
+  settings.prediction_scale = 2.0f;  // prediction: 2 displacements
+  DynamicTree tree(settings);
   const Aabbf box{{0, 0, 0}, {1, 1, 1}};
   const std::uint32_t p = tree.insert(box, 7);
   EXPECT_FLOAT_EQ(tree.fat_box(p).min.x, -0.1f);
@@ -270,6 +272,25 @@ TEST(DynamicTree, MoveReinsertsOnlyWhenTheBoxLeavesItsFatBox) {
   // Once it stops, the box stays snug.
   EXPECT_FALSE(tree.move(p, {box.min + teleport, box.max + teleport}, {}));
   EXPECT_FLOAT_EQ(tree.fat_box(p).max.x, 11.1f);
+  EXPECT_TRUE(tree.validate());
+}
+
+TEST(DynamicTree, DefaultFatBoxReachesFourDisplacementsAhead) {
+  DynamicTree tree;
+  const Aabbf box{{0, 0, 0}, {1, 1, 1}};
+  const std::uint32_t p = tree.insert(box, 1);
+  const Vec3f step{0, 0.15f, 0};
+  EXPECT_TRUE(tree.move(p, {box.min + step, box.max + step}, step));
+  EXPECT_FLOAT_EQ(tree.fat_box(p).max.y, 1.15f + 0.1f + 4 * 0.15f);
+  EXPECT_FLOAT_EQ(tree.fat_box(p).min.y, 0.15f - 0.1f);
+  // The box's top reaches 1.15 + 0.15 k after k steps: inside the fat box's 1.85 up to the fifth
+  // step, out at the sixth.
+  for (int k = 2; k <= 5; ++k) {
+    const Vec3f at{0, 0.15f * float(k), 0};
+    EXPECT_FALSE(tree.move(p, {box.min + at, box.max + at}, step)) << "step " << k;
+  }
+  const Vec3f out{0, 0.15f * 6.0f, 0};
+  EXPECT_TRUE(tree.move(p, {box.min + out, box.max + out}, step));
   EXPECT_TRUE(tree.validate());
 }
 

@@ -57,9 +57,11 @@ struct DynamicTreeSettings {
   /// size) has no margin and is re-inserted on every move that changes it.
   float margin_absolute = 0.0f;
   /// A fat box also reaches this many displacements ahead of the motion passed to move, on the
-  /// side the object moves toward (Box2D's aabbMultiplier), so a steadily moving object is
-  /// re-inserted less often.
-  float prediction_scale = 2.0f;
+  /// side the object moves toward (Box2D's aabbMultiplier, whose value this is), so a steadily
+  /// moving object is re-inserted less often: on 10^5 colliders of which a tenth drift by a
+  /// fifth of their size each frame, 4 takes a sixth fewer instructions per moved collider than 2
+  /// and leaves rays through the scene 0.2% dearer.
+  float prediction_scale = 4.0f;
   /// ...but no further than this many of the tight box's mean sides (plus margin_absolute). A
   /// displacement beyond it along any axis is a teleport, not a motion to predict, and gets no
   /// stretch at all: the next such step leaves any fat box the limit allows, and a stretched box
@@ -235,6 +237,9 @@ class DynamicTree {
   static constexpr std::uint32_t kRootQuad = 0;
 
   Aabbf fatten(const Aabbf& box, Vec3f displacement, float margins) const;
+  Vec3f ahead_of(Vec3f box_extent, Vec3f displacement) const;
+  // merge(fatten(box, displacement, margins), fatten(box, -displacement, margins)), in one pass.
+  Aabbf fatten_both_ways(const Aabbf& box, Vec3f displacement, float margins) const;
   std::uint32_t allocate_node();
   void free_node(std::uint32_t index);
   std::uint32_t choose_sibling(const Aabbf& box);
