@@ -186,14 +186,17 @@ Aabbf world_bounds(const WorldShape& shape) {
     return box;
   }
   if (const auto* h = std::get_if<WorldHull>(&shape)) return (*h)->bounds();
+  // The mesh's box carried over as a centre and a reach along each world axis (|linear| times
+  // the half extent): the box of its eight corners, up to a few ulps of its coordinates, which
+  // the scene's padding of collider boxes covers.
   const WorldMesh& mesh = std::get<WorldMesh>(shape);
   const Aabbf local = mesh.bvh->mesh().bounds();
   if (!local.is_valid()) return box;
-  for (int corner = 0; corner < 8; ++corner) {
-    box.grow(mesh.transform.apply_point({corner & 1 ? local.max.x : local.min.x, corner & 2 ? local.max.y : local.min.y,
-                                         corner & 4 ? local.max.z : local.min.z}));
-  }
-  return box;
+  const Vec3f centre = mesh.transform.apply_point(local.center());
+  const Mat3f m = mesh.transform.linear();
+  const Vec3f half = local.extent() * 0.5f;
+  const Vec3f reach{dot(abs(m.row(0)), half), dot(abs(m.row(1)), half), dot(abs(m.row(2)), half)};
+  return {centre - reach, centre + reach};
 }
 
 bool is_solid(const WorldShape& shape) {
