@@ -37,6 +37,9 @@ class Backend {
   virtual void raycast(std::span<const QueryRay> rays, std::span<CastAnswer> out) = 0;
   /// The same over `threads` threads; false when the backend does not run on several.
   virtual bool raycast_threads(std::span<const QueryRay> rays, std::span<CastAnswer> out, int threads) = 0;
+  /// Whether each ray hits anything within its distance (1) or not (0), stopping at the first
+  /// hit found, on the calling thread.
+  virtual void raycast_any(std::span<const QueryRay> rays, std::span<std::uint8_t> out) = 0;
   /// How many colliders each sphere touches, on the calling thread.
   virtual void overlap_count(std::span<const Spheref> spheres, std::span<std::uint32_t> counts) = 0;
   /// The colliders one sphere touches, sorted by index (for the cross-check).
@@ -112,6 +115,7 @@ class BruteForce final : public Backend {
   const std::string& name() const override { return name_; }
   void raycast(std::span<const QueryRay> rays, std::span<CastAnswer> out) override;
   bool raycast_threads(std::span<const QueryRay>, std::span<CastAnswer>, int) override { return false; }
+  void raycast_any(std::span<const QueryRay> rays, std::span<std::uint8_t> out) override;
   void overlap_count(std::span<const Spheref> spheres, std::span<std::uint32_t> counts) override;
   std::vector<std::uint32_t> overlap_ids(const Spheref& sphere) override;
   void sphere_cast(std::span<const SphereSweep> sweeps, std::span<CastAnswer> out) override;

@@ -145,6 +145,14 @@ void BruteForce::raycast(std::span<const QueryRay> rays, std::span<CastAnswer> o
   }
 }
 
+void BruteForce::raycast_any(std::span<const QueryRay> rays, std::span<std::uint8_t> out) {
+  const std::uint32_t n = std::uint32_t(colliders_->shapes.size());
+  for (std::size_t i = 0; i < rays.size(); ++i) {
+    out[i] = 0;
+    for (std::uint32_t k = 0; k < n && out[i] == 0; ++k) out[i] = ray_distance(k, rays[i]) < kInfinity<float> ? 1 : 0;
+  }
+}
+
 void BruteForce::overlap_count(std::span<const Spheref> spheres, std::span<std::uint32_t> counts) {
   const std::uint32_t n = std::uint32_t(colliders_->shapes.size());
   for (std::size_t i = 0; i < spheres.size(); ++i) {

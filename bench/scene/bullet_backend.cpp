@@ -185,6 +185,27 @@ class BulletBackend final : public TouchingOverlaps<BulletBackend> {
     return w;
   }
 
+  // Any hit: the first reported contact ends the ray (a closest hit fraction of 0 stops Bullet's
+  // walk of the broadphase and of a mesh's triangles).
+  struct AnyHitCallback final : btCollisionWorld::RayResultCallback {
+    btScalar addSingleResult(btCollisionWorld::LocalRayResult& result, bool) override {
+      m_collisionObject = result.m_collisionObject;
+      m_closestHitFraction = 0;
+      return 0;
+    }
+  };
+
+  void raycast_any(std::span<const QueryRay> rays, std::span<std::uint8_t> out) override {
+    for (std::size_t i = 0; i < rays.size(); ++i) {
+      const QueryRay& r = rays[i];
+      const btVector3 from = to_bullet(r.origin);
+      const btVector3 to = to_bullet(r.origin + r.direction * r.max_distance);
+      AnyHitCallback callback;
+      worlds_[0]->world->rayTest(from, to, callback);
+      out[i] = callback.hasHit() ? 1 : 0;
+    }
+  }
+
   static void trace(const btCollisionWorld& world, std::span<const QueryRay> rays, std::span<CastAnswer> out) {
     for (std::size_t i = 0; i < rays.size(); ++i) {
       const QueryRay& r = rays[i];

@@ -107,6 +107,26 @@ CheckSummary compare_overlaps(const BruteForce& shapes, Backend& reference, Back
   return s;
 }
 
+CheckSummary compare_any(std::span<const CastAnswer> reference, std::span<const std::uint8_t> answers,
+                         std::span<const CastAnswer> own_closest, std::span<const float> limits) {
+  CheckSummary s;
+  for (std::size_t i = 0; i < answers.size(); ++i) {
+    ++s.compared;
+    const bool expected = reference[i].collider != kNoIndex;
+    const bool hit = answers[i] != 0;
+    if (hit == expected) continue;
+    const bool own = own_closest[i].collider != kNoIndex;
+    const bool at_limit =
+        expected && reference[i].distance >= limits[i] - kRayTolerance * std::max(1.0f, limits[i]);
+    if (own == hit || at_limit) {
+      ++s.borderline;
+    } else {
+      ++s.disagreements;
+    }
+  }
+  return s;
+}
+
 std::size_t count_changed(std::span<const CastAnswer> reference, std::span<const CastAnswer> answers) {
   std::size_t changed = 0;
   for (std::size_t i = 0; i < answers.size(); ++i) {

@@ -63,6 +63,13 @@ CheckSummary compare_casts(const BruteForce& shapes, std::span<const CastAnswer>
 CheckSummary compare_overlaps(const BruteForce& shapes, Backend& reference, Backend& backend,
                               std::span<const Spheref> spheres, std::size_t count);
 
+/// Any-hit answers (1 hit, 0 miss) against whether hitscan's closest hit (`reference`) exists. A
+/// difference is borderline, not a disagreement, when the backend's own closest-hit answer
+/// (`own_closest`) says the same as its any-hit answer (that difference is the closest-hit
+/// check's), or when hitscan's hit lies within the tolerance of the ray's limit.
+CheckSummary compare_any(std::span<const CastAnswer> reference, std::span<const std::uint8_t> answers,
+                         std::span<const CastAnswer> own_closest, std::span<const float> limits);
+
 /// How many of `answers` differ at all from `reference` (the same backend on one thread and on
 /// several must answer identically).
 std::size_t count_changed(std::span<const CastAnswer> reference, std::span<const CastAnswer> answers);

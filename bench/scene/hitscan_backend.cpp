@@ -44,6 +44,10 @@ class HitscanBackend final : public Backend {
     return true;
   }
 
+  void raycast_any(std::span<const QueryRay> rays, std::span<std::uint8_t> out) override {
+    for (std::size_t i = 0; i < rays.size(); ++i) out[i] = scene_.raycast_any(rays[i]) ? 1 : 0;
+  }
+
   void overlap_count(std::span<const Spheref> spheres, std::span<std::uint32_t> counts) override {
     for (std::size_t i = 0; i < spheres.size(); ++i) {
       counts[i] = std::uint32_t(scene_.overlap_sphere(spheres[i], overlaps_));

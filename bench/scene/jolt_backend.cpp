@@ -1,6 +1,6 @@
 // Jolt Physics as a baseline: a PhysicsSystem holding every collider as a static body, queried
-// through its NarrowPhaseQuery the way Jolt's users query it: CastRay for the closest hit,
-// CollideShape with a sphere for overlaps, CastShape with a sphere and a closest-hit collector for
+// through its NarrowPhaseQuery the way Jolt's users query it: CastRay for the closest hit, CastRay
+// with an AnyHitCollisionCollector for any hit, CollideShape with a sphere for overlaps, CastShape with a sphere and a closest-hit collector for
 // sphere casts; a move is BodyInterface::SetPositionAndRotation, a commit PhysicsSystem::Update.
 // Compiled only when the benchmark is configured with HITSCAN_BENCH_JOLT_DIR (bench/CMakeLists.txt
 // builds Jolt there in its shipping configuration).
@@ -17,9 +17,9 @@
 //   modifies the system while queries run, which is also what lets the rays run on several
 //   threads against the one system.
 // - Faces: hitscan's defaults are solid solids and two-sided surfaces. CastRay (the closest-hit
-//   form) treats convex shapes as solid and reports the back faces of triangles; CollideShape and
-//   CastShape are given EBackFaceMode::CollideWithBackFaces (their default ignores a mesh's back
-//   faces). Active edges are not asked for (EActiveEdgeMode::CollideWithAll): they change contact
+//   form) treats convex shapes as solid and reports the back faces of triangles; the collector
+//   form, CollideShape and CastShape are given EBackFaceMode::CollideWithBackFaces for triangles
+//   (their default ignores a mesh's back faces). Active edges are not asked for (EActiveEdgeMode::CollideWithAll): they change contact
 //   normals, which these queries do not return, not which bodies are hit or how far.
 // - Touching, for overlaps: a body counts once when CollideShape reports any contact with it (Jolt
 //   reports touching within its collision tolerance, 1e-4); after a body's first contact the
@@ -119,6 +119,7 @@ class JoltBackend final : public TouchingOverlaps<JoltBackend> {
     collide_settings_.mBackFaceMode = JPH::EBackFaceMode::CollideWithBackFaces;
     collide_settings_.mActiveEdgeMode = JPH::EActiveEdgeMode::CollideWithAll;
     cast_settings_.SetBackFaceMode(JPH::EBackFaceMode::CollideWithBackFaces);
+    ray_settings_.mBackFaceModeTriangles = JPH::EBackFaceMode::CollideWithBackFaces;  // convex shapes stay solid
     cast_settings_.mActiveEdgeMode = JPH::EActiveEdgeMode::CollideWithAll;
   }
 
@@ -132,6 +133,17 @@ class JoltBackend final : public TouchingOverlaps<JoltBackend> {
       trace(rays.subspan(first, count), out.subspan(first, count));
     });
     return true;
+  }
+
+  void raycast_any(std::span<const QueryRay> rays, std::span<std::uint8_t> out) override {
+    const JPH::NarrowPhaseQuery& query = world_.query();
+    for (std::size_t i = 0; i < rays.size(); ++i) {
+      const QueryRay& r = rays[i];
+      const JPH::RRayCast ray(to_jolt(r.origin), to_jolt(normalize(r.direction) * r.max_distance));
+      JPH::AnyHitCollisionCollector<JPH::CastRayCollector> collector;
+      query.CastRay(ray, ray_settings_, collector);
+      out[i] = collector.HadHit() ? 1 : 0;
+    }
   }
 
   void sphere_cast(std::span<const SphereSweep> sweeps, std::span<CastAnswer> out) override {
@@ -207,6 +219,7 @@ class JoltBackend final : public TouchingOverlaps<JoltBackend> {
   std::vector<std::uint32_t> collider_of_;
   JPH::CollideShapeSettings collide_settings_;
   JPH::ShapeCastSettings cast_settings_;
+  JPH::RayCastSettings ray_settings_;
   std::string name_ = "jolt";
 };
 

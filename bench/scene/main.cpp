@@ -6,6 +6,9 @@
 //   raycast        closest hit, 1 thread, and all threads (Scene::raycast_batch; Bullet's rayTest
 //                  on std::threads, one world per thread; Jolt's CastRay on std::threads, one
 //                  system)
+//   raycast_any    whether anything lies within each ray's distance, stopping at the first hit
+//                  (Scene::raycast_any; Bullet: rayTest with a callback that ends the ray at its
+//                  first contact; Jolt: CastRay with an AnyHitCollisionCollector)
 //   overlap_sphere the colliders a sphere touches (Bullet: contactTest with a sphere object; Jolt:
 //                  CollideShape with a sphere, each body counted once)
 //   sphere_cast    first contact of a moving sphere (Bullet: convexSweepTest, ClosestConvexResult;
@@ -195,6 +198,29 @@ int run_size(std::size_t n, const Options& options, SceneLog& log) {
   }
   std::printf("\n");
 
+  // Any-hit rays, the same rays: every backend's answer against whether hitscan's closest hit
+  // exists, and hitscan's own against its closest hits exactly.
+  std::vector<std::uint8_t> h_any(q.rays.size());
+  std::vector<std::vector<std::uint8_t>> l_any(nl, h_any);
+  std::vector<std::uint8_t> f_any(f_rays.size());
+  hitscan->raycast_any(q.rays, h_any);
+  for (std::size_t k = 0; k < nl; ++k) libraries[k]->raycast_any(q.rays, l_any[k]);
+  std::printf("  raycast_any (the same rays, any hit, against hitscan's closest hits):\n");
+  {
+    const CheckSummary s = compare_any(h_rays, h_any, h_rays, ray_limits);
+    print_check("hitscan", s);
+    failures += s.disagreements + s.borderline != 0;
+  }
+  for (std::size_t k = 0; k < nl; ++k) {
+    print_check(libraries[k]->name().c_str(), compare_any(h_rays, l_any[k], l_rays[k], ray_limits));
+  }
+  if (with_brute_force) {
+    brute.raycast_any(prefix(q.rays, bf.rays), f_any);
+    const CheckSummary s = compare_any(h_rays, f_any, f_rays, ray_limits);
+    print_check("brute_force", s);
+    failures += s.disagreements != 0;
+  }
+
   // Overlaps: sets compared on a prefix (brute force's share, or 2048 for the libraries), counts
   // timed.
   std::vector<std::uint32_t> h_counts(q.spheres.size());
@@ -262,6 +288,17 @@ int run_size(std::size_t n, const Options& options, SceneLog& log) {
     }
     alternate(e, rounds);
     log_entries(log, n, "raycast", options.threads, e, false);
+  }
+  {
+    std::vector<Entry> e = {{hitscan.get(), q.rays.size(), [&] { hitscan->raycast_any(q.rays, h_any); }, {}}};
+    for (std::size_t k = 0; k < nl; ++k) {
+      e.push_back({libraries[k].get(), q.rays.size(), [&, k] { libraries[k]->raycast_any(q.rays, l_any[k]); }, {}});
+    }
+    if (with_brute_force) {
+      e.push_back({&brute, f_any.size(), [&] { brute.raycast_any(prefix(q.rays, bf.rays), f_any); }, {}});
+    }
+    alternate(e, rounds);
+    log_entries(log, n, "raycast_any", 1, e, false);
   }
   {
     std::vector<Entry> e = {
