@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <limits>
 #include <random>
 #include <span>
 #include <vector>
@@ -291,6 +292,18 @@ TEST(DynamicTree, DefaultFatBoxReachesFourDisplacementsAhead) {
   }
   const Vec3f out{0, 0.15f * 6.0f, 0};
   EXPECT_TRUE(tree.move(p, {box.min + out, box.max + out}, step));
+  // A non-finite motion is not predicted: the margin only, on every side.
+  const float nan = std::numeric_limits<float>::quiet_NaN();
+  for (const Vec3f motion : {Vec3f{nan, 0, 0}, Vec3f{0, kInfinity<float>, 0}, Vec3f{0, 0, -kInfinity<float>}}) {
+    const Vec3f far{5, 5, 5};
+    EXPECT_TRUE(tree.move(p, {box.min + far, box.max + far}, motion));
+    EXPECT_FLOAT_EQ(tree.fat_box(p).min.x, 4.9f);
+    EXPECT_FLOAT_EQ(tree.fat_box(p).max.y, 6.1f);
+    EXPECT_FLOAT_EQ(tree.fat_box(p).min.z, 4.9f);
+    // Still inside, and the "far too large" bound takes no stretch from the motion either.
+    EXPECT_FALSE(tree.move(p, {box.min + far, box.max + far}, motion));
+    EXPECT_TRUE(tree.move(p, {box.min, box.max}, {}));  // back, for the next motion
+  }
   EXPECT_TRUE(tree.validate());
 }
 
