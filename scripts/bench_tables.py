@@ -393,7 +393,7 @@ def scene(figures):
     index = Index(figures, ["colliders", "query", "threads", "backend"])
     sizes = distinct(f["colliders"] for f in figures)
     names = {"raycast": "raycast", "raycast_any": "raycast, any hit", "overlap_sphere": "overlap sphere", "sphere_cast": "sphere cast",
-             "move_commit": "1% teleported, commit", "move_drift_commit": "10% drifting 0.1 a frame, commit"}
+             "capsule_cast": "capsule cast", "move_commit": "1% teleported, commit", "move_drift_commit": "10% drifting 0.1 a frame, commit"}
     # Jolt is an optional baseline: its columns appear when the run compared it.
     jolt = any(f["backend"] == "jolt" for f in figures)
     rows = []

@@ -46,6 +46,8 @@ class Backend {
   virtual std::vector<std::uint32_t> overlap_ids(const Spheref& sphere) = 0;
   /// First contact of every sphere cast, on the calling thread.
   virtual void sphere_cast(std::span<const SphereSweep> sweeps, std::span<CastAnswer> out) = 0;
+  /// First contact of every capsule cast, on the calling thread.
+  virtual void capsule_cast(std::span<const CapsuleCast> sweeps, std::span<CastAnswer> out) = 0;
   /// Applies the moves and makes them visible to the next query; false when the backend has no
   /// incremental update (brute force).
   virtual bool move(std::span<const Move> moves) = 0;
@@ -119,12 +121,14 @@ class BruteForce final : public Backend {
   void overlap_count(std::span<const Spheref> spheres, std::span<std::uint32_t> counts) override;
   std::vector<std::uint32_t> overlap_ids(const Spheref& sphere) override;
   void sphere_cast(std::span<const SphereSweep> sweeps, std::span<CastAnswer> out) override;
+  void capsule_cast(std::span<const CapsuleCast> sweeps, std::span<CastAnswer> out) override;
   bool move(std::span<const Move>) override { return false; }
 
   /// Whether collider `index` touches the sphere, by the pair kernel.
   bool touches(std::uint32_t index, const Spheref& sphere) const;
   /// The first contact of one sweep with collider `index` (+inf when it misses it).
   float sweep_distance(std::uint32_t index, const SphereSweep& sweep) const;
+  float sweep_distance(std::uint32_t index, const CapsuleSweep& sweep) const;
   /// The first hit of one ray on collider `index` (+inf when it misses it).
   float ray_distance(std::uint32_t index, const QueryRay& ray) const;
   ShapeKind kind(std::uint32_t index) const;

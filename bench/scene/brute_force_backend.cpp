@@ -1,8 +1,8 @@
 // Brute force: every query tests every collider with hitscan's per-shape kernels, in the world
 // (the colliders taken there once by to_world). Meshes are tested as the scene tests them: rays
 // through MeshInstance::intersect, overlaps in the mesh's frame through mesh_contact's overlap
-// (the scale is uniform). A sphere cast tests a mesh instance's triangles one by one, taken to the
-// world, once the swept sphere reaches the instance's bounding ball.
+// (the scale is uniform). A sphere or capsule cast tests a mesh instance's triangles one by one,
+// taken to the world, once the ball around the moving shape reaches the instance's bounding ball.
 
 #include <algorithm>
 #include <cmath>
@@ -101,21 +101,38 @@ bool BruteForce::touches(std::uint32_t index, const Spheref& sphere) const {
       colliders_->shapes[index]);
 }
 
-float BruteForce::sweep_distance(std::uint32_t index, const SphereSweep& sweep) const {
-  const Vec3f direction = normalize(sweep.direction);
+namespace {
+
+// The moving shapes of the casts: their kernel against one target, and the centre and reach of
+// the ball that holds them.
+SweepHitf cast_kernel(const Spheref& moving, Vec3f direction, float max_distance, const auto& target) {
+  return hitscan::sphere_cast(moving, direction, max_distance, target, kTolerance);
+}
+SweepHitf cast_kernel(const Capsulef& moving, Vec3f direction, float max_distance, const auto& target) {
+  return hitscan::capsule_cast(moving, direction, max_distance, target, kTolerance);
+}
+Spheref bounding_ball(const Spheref& s) { return s; }
+Spheref bounding_ball(const Capsulef& c) { return {(c.a + c.b) * 0.5f, c.radius + 0.5f * distance(c.a, c.b)}; }
+
+// The first contact of `moving` cast along `sweep_direction` with one collider: the shapes'
+// kernels, or a mesh instance's triangles one by one, taken to the world, once the moving shape's
+// ball reaches the instance's (mesh_center, mesh_radius).
+template <class Moving>
+float cast_distance(const WorldShape& collider, const Moving& moving, Vec3f sweep_direction, float max_distance,
+                    Vec3f mesh_center, float mesh_radius) {
+  const Vec3f direction = normalize(sweep_direction);
   return std::visit(
       [&](const auto& shape) -> float {
         using S = std::decay_t<decltype(shape)>;
         if constexpr (std::is_same_v<S, Spheref> || std::is_same_v<S, Obbf> || std::is_same_v<S, Capsulef> ||
                       std::is_same_v<S, Cylinderf>) {
-          return hitscan::sphere_cast(sweep.sphere, direction, sweep.max_distance, shape, kTolerance).distance;
+          return cast_kernel(moving, direction, max_distance, shape).distance;
         }
         if constexpr (std::is_same_v<S, WorldMesh>) {
-          // The ball that holds the instance, against the swept sphere's path.
-          const Vec3f center = colliders_->centers[index];
-          const Segment<float> path{sweep.sphere.center, sweep.sphere.center + direction * sweep.max_distance};
-          const float reach = colliders_->radii[index] + sweep.sphere.radius + 1e-3f;
-          if (distance(closest_point_on_segment(path, center), center) > reach) return kInfinity<float>;
+          const Spheref ball = bounding_ball(moving);
+          const Segment<float> path{ball.center, ball.center + direction * max_distance};
+          const float reach = mesh_radius + ball.radius + 1e-3f;
+          if (distance(closest_point_on_segment(path, mesh_center), mesh_center) > reach) return kInfinity<float>;
           const TriangleMesh& mesh = shape.bvh->mesh();
           const std::span<const Vec3f> positions = mesh.positions();
           float nearest = kInfinity<float>;
@@ -123,26 +140,45 @@ float BruteForce::sweep_distance(std::uint32_t index, const SphereSweep& sweep) 
             const Triangle<float> world{shape.transform.apply_point(positions[t[0]]),
                                         shape.transform.apply_point(positions[t[1]]),
                                         shape.transform.apply_point(positions[t[2]])};
-            const SweepHitf hit = hitscan::sphere_cast(sweep.sphere, direction, sweep.max_distance, world, kTolerance);
-            nearest = std::min(nearest, hit.distance);
+            nearest = std::min(nearest, cast_kernel(moving, direction, max_distance, world).distance);
           }
           return nearest;
         }
         return kInfinity<float>;
       },
-      colliders_->shapes[index]);
+      collider);
 }
 
-void BruteForce::raycast(std::span<const QueryRay> rays, std::span<CastAnswer> out) {
-  const std::uint32_t n = std::uint32_t(colliders_->shapes.size());
-  for (std::size_t i = 0; i < rays.size(); ++i) {
+// The nearest first contact of each ray or sweep over every collider.
+template <class Sweep, class Distance>
+void nearest_contacts(std::span<const Sweep> sweeps, std::uint32_t n, std::span<CastAnswer> out, Distance distance_to) {
+  for (std::size_t i = 0; i < sweeps.size(); ++i) {
     CastAnswer best;
     for (std::uint32_t k = 0; k < n; ++k) {
-      const float t = ray_distance(k, rays[i]);
-      if (t < best.distance) best = {t, k};
+      const float d = distance_to(k, sweeps[i]);
+      if (d < best.distance) best = {d, k};
     }
     out[i] = best;
   }
+}
+
+}  // namespace
+
+float BruteForce::sweep_distance(std::uint32_t index, const SphereSweep& sweep) const {
+  const Colliders& c = *colliders_;
+  return cast_distance(c.shapes[index], sweep.sphere, sweep.direction, sweep.max_distance, c.centers[index],
+                       c.radii[index]);
+}
+
+float BruteForce::sweep_distance(std::uint32_t index, const CapsuleSweep& sweep) const {
+  const Colliders& c = *colliders_;
+  return cast_distance(c.shapes[index], sweep.capsule, sweep.direction, sweep.max_distance, c.centers[index],
+                       c.radii[index]);
+}
+
+void BruteForce::raycast(std::span<const QueryRay> rays, std::span<CastAnswer> out) {
+  nearest_contacts(rays, std::uint32_t(colliders_->shapes.size()), out,
+                   [&](std::uint32_t k, const QueryRay& r) { return ray_distance(k, r); });
 }
 
 void BruteForce::raycast_any(std::span<const QueryRay> rays, std::span<std::uint8_t> out) {
@@ -172,15 +208,13 @@ std::vector<std::uint32_t> BruteForce::overlap_ids(const Spheref& sphere) {
 }
 
 void BruteForce::sphere_cast(std::span<const SphereSweep> sweeps, std::span<CastAnswer> out) {
-  const std::uint32_t n = std::uint32_t(colliders_->shapes.size());
-  for (std::size_t i = 0; i < sweeps.size(); ++i) {
-    CastAnswer best;
-    for (std::uint32_t k = 0; k < n; ++k) {
-      const float d = sweep_distance(k, sweeps[i]);
-      if (d < best.distance) best = {d, k};
-    }
-    out[i] = best;
-  }
+  nearest_contacts(sweeps, std::uint32_t(colliders_->shapes.size()), out,
+                   [&](std::uint32_t k, const SphereSweep& s) { return sweep_distance(k, s); });
+}
+
+void BruteForce::capsule_cast(std::span<const CapsuleCast> sweeps, std::span<CastAnswer> out) {
+  nearest_contacts(sweeps, std::uint32_t(colliders_->shapes.size()), out,
+                   [&](std::uint32_t k, const CapsuleCast& s) { return sweep_distance(k, s.sweep); });
 }
 
 }  // namespace hitscan::bench

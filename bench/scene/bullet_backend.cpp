@@ -134,6 +134,23 @@ class BulletBackend final : public TouchingOverlaps<BulletBackend> {
     }
   }
 
+  void capsule_cast(std::span<const CapsuleCast> sweeps, std::span<CastAnswer> out) override {
+    const btCollisionWorld& world = *worlds_[0]->world;
+    for (std::size_t i = 0; i < sweeps.size(); ++i) {
+      const CapsuleSweep& s = sweeps[i].sweep;
+      // btCapsuleShape(radius, length of the core) lies along y, turned to the capsule's axis.
+      const btCapsuleShape shape(s.capsule.radius, 2 * sweeps[i].half_length);
+      const Vec3f center = (s.capsule.a + s.capsule.b) * 0.5f;
+      const btTransform from = to_bullet(sweeps[i].rotation, center);
+      const btTransform to = to_bullet(sweeps[i].rotation, center + s.direction * s.max_distance);
+      btCollisionWorld::ClosestConvexResultCallback callback(from.getOrigin(), to.getOrigin());
+      world.convexSweepTest(&shape, from, to, callback);
+      out[i] = callback.hasHit() ? CastAnswer{callback.m_closestHitFraction * s.max_distance,
+                                              std::uint32_t(callback.m_hitCollisionObject->getUserIndex())}
+                                 : CastAnswer{};
+    }
+  }
+
   bool move(std::span<const Move> moves) override {
     World& w = *worlds_[0];
     for (const Move& m : moves) {

@@ -66,6 +66,10 @@ class HitscanBackend final : public Backend {
     for (std::size_t i = 0; i < sweeps.size(); ++i) out[i] = to_answer(scene_.sphere_cast(sweeps[i]));
   }
 
+  void capsule_cast(std::span<const CapsuleCast> sweeps, std::span<CastAnswer> out) override {
+    for (std::size_t i = 0; i < sweeps.size(); ++i) out[i] = to_answer(scene_.capsule_cast(sweeps[i].sweep));
+  }
+
   bool move(std::span<const Move> moves) override {
     for (const Move& m : moves) {
       const Transformf transform{m.rotation, m.position, scales_[m.index]};

@@ -163,6 +163,25 @@ class JoltBackend final : public TouchingOverlaps<JoltBackend> {
     }
   }
 
+  void capsule_cast(std::span<const CapsuleCast> sweeps, std::span<CastAnswer> out) override {
+    const JPH::NarrowPhaseQuery& query = world_.query();
+    for (std::size_t i = 0; i < sweeps.size(); ++i) {
+      const CapsuleSweep& s = sweeps[i].sweep;
+      // CapsuleShape(half height of the core, radius) lies along y, turned to the capsule's axis.
+      JPH::CapsuleShape shape(sweeps[i].half_length, s.capsule.radius);
+      shape.SetEmbedded();
+      const JPH::Vec3 start = to_jolt((s.capsule.a + s.capsule.b) * 0.5f);
+      const JPH::RShapeCast cast(&shape, JPH::Vec3::sOne(),
+                                 JPH::RMat44::sRotationTranslation(to_jolt(sweeps[i].rotation), start),
+                                 to_jolt(normalize(s.direction) * s.max_distance));
+      JPH::ClosestHitCollisionCollector<JPH::CastShapeCollector> collector;
+      query.CastShape(cast, cast_settings_, start, collector);
+      out[i] = collector.HadHit() ? CastAnswer{collector.mHit.mFraction * s.max_distance,
+                                               collider_of_[collector.mHit.mBodyID2.GetIndex()]}
+                                  : CastAnswer{};
+    }
+  }
+
   bool move(std::span<const Move> moves) override {
     JPH::BodyInterface& bodies = world_.bodies();
     for (const Move& m : moves) {

@@ -1,5 +1,5 @@
 // hitscan_scene_bench: the "scene" suite. A scene of n mixed colliders (spheres, rotated boxes,
-// capsules, cylinders, instances of one torus mesh; scenario.hpp) asked four queries, hitscan's
+// capsules, cylinders, instances of one torus mesh; scenario.hpp) asked the queries below, hitscan's
 // Scene beside Bullet 3's btCollisionWorld (bullet_backend.cpp), Jolt Physics' PhysicsSystem when
 // the benchmark is configured with HITSCAN_BENCH_JOLT_DIR (jolt_backend.cpp), and brute force over
 // hitscan's per-shape kernels:
@@ -13,6 +13,8 @@
 //                  CollideShape with a sphere, each body counted once)
 //   sphere_cast    first contact of a moving sphere (Bullet: convexSweepTest, ClosestConvexResult;
 //                  Jolt: CastShape, closest hit)
+//   capsule_cast   first contact of a moving capsule, turned at random (Bullet: convexSweepTest
+//                  with a btCapsuleShape; Jolt: CastShape with a CapsuleShape, closest hit)
 //   move_commit    1% of the colliders moved to new random places, then made visible (hitscan:
 //                  set_transform and commit; Bullet: setWorldTransform and updateSingleAabb; Jolt:
 //                  SetPositionAndRotation and PhysicsSystem::Update); and
@@ -57,19 +59,15 @@ namespace {
 constexpr std::uint64_t kSeed = 0x5CE7E'B3C4ull;
 
 // Queries per set: the full sets that hitscan and the libraries answer, and the prefixes brute
-// force answers.
-struct QueryCounts {
-  std::size_t rays = 0, spheres = 0, sweeps = 0;
-};
-
+// force answers (QueryCounts).
 struct Options {
   std::string jsonl;
   std::vector<std::size_t> sizes = {10000, 100000};
   int rounds = 5;
   int threads = std::max(1, int(std::thread::hardware_concurrency()));
   std::size_t brute_force_max = 10000;
-  QueryCounts full{1u << 15, 1u << 13, 1u << 12};
-  QueryCounts brute_force{512, 256, 48};
+  QueryCounts full{1u << 15, 1u << 13, 1u << 12, 1u << 12};
+  QueryCounts brute_force{512, 256, 48, 32};
 };
 
 // One backend's part in a timed query: what it runs, how many queries that is.
@@ -115,6 +113,60 @@ std::span<const T> prefix(const std::vector<T>& v, std::size_t count) {
   return std::span<const T>(v).first(std::min(count, v.size()));
 }
 
+// One kind of cast (sphere or capsule): every backend's answers, cross-checked against hitscan's
+// (brute force on a prefix), then timed.
+template <class Sweep>
+struct Casts {
+  using Run = void (Backend::*)(std::span<const Sweep>, std::span<CastAnswer>);
+  const char* query;
+  const std::vector<Sweep>& sweeps;
+  Run run;
+  std::vector<CastAnswer> h;
+  std::vector<std::vector<CastAnswer>> l;
+  std::vector<CastAnswer> f;
+  std::vector<float> limits;
+
+  Casts(const char* q, const std::vector<Sweep>& s, Run r, std::size_t libraries, std::size_t brute_force_count)
+      : query(q), sweeps(s), run(r), h(s.size()), l(libraries, h), f(std::min(brute_force_count, s.size())) {
+    for (const Sweep& sweep : sweeps) limits.push_back(motion(sweep).max_distance);
+  }
+
+  static const SphereSweep& motion(const SphereSweep& s) { return s; }
+  static const CapsuleSweep& motion(const CapsuleCast& s) { return s.sweep; }
+
+  // Returns 1 when brute force disagrees with hitscan.
+  int check(Backend& hitscan, const std::vector<std::unique_ptr<Backend>>& libraries, BruteForce& brute,
+            bool with_brute_force) {
+    const ExactDistance exact = [&](std::size_t i, std::uint32_t k) { return brute.sweep_distance(k, motion(sweeps[i])); };
+    (hitscan.*run)(sweeps, h);
+    for (std::size_t k = 0; k < libraries.size(); ++k) (libraries[k].get()->*run)(sweeps, l[k]);
+    const std::size_t hits =
+        std::size_t(std::count_if(h.begin(), h.end(), [](const CastAnswer& a) { return a.collider != kNoIndex; }));
+    std::printf("  %s (%zu sweeps, %zu hit, max distance %.1f):\n", query, sweeps.size(), hits,
+                double(limits.empty() ? 0.0f : limits.front()));
+    for (std::size_t k = 0; k < libraries.size(); ++k) {
+      const std::string& name = libraries[k]->name();
+      print_check(name.c_str(), compare_casts(brute, h, l[k], limits, kSweepTolerance, exact, name, "sweep"));
+    }
+    if (!with_brute_force) return 0;
+    (brute.*run)(prefix(sweeps, f.size()), f);
+    const CheckSummary s = compare_casts(brute, h, f, limits, kSweepTolerance, exact, "brute_force", "sweep");
+    print_check("brute_force", s);
+    return s.disagreements + s.imprecise != 0;
+  }
+
+  void time(std::size_t n, int rounds, Backend& hitscan, const std::vector<std::unique_ptr<Backend>>& libraries,
+            BruteForce& brute, bool with_brute_force, SceneLog& log) {
+    std::vector<Entry> e = {{&hitscan, sweeps.size(), [&] { (hitscan.*run)(sweeps, h); }, {}}};
+    for (std::size_t k = 0; k < libraries.size(); ++k) {
+      e.push_back({libraries[k].get(), sweeps.size(), [&, k] { (libraries[k].get()->*run)(sweeps, l[k]); }, {}});
+    }
+    if (with_brute_force) e.push_back({&brute, f.size(), [&] { (brute.*run)(prefix(sweeps, f.size()), f); }, {}});
+    alternate(e, rounds);
+    log_entries(log, n, query, 1, e, false);
+  }
+};
+
 // Runs one size. Returns how many of brute force's cross-checks disagree with hitscan.
 int run_size(std::size_t n, const Options& options, SceneLog& log) {
   const auto start = std::chrono::steady_clock::now();
@@ -142,8 +194,7 @@ int run_size(std::size_t n, const Options& options, SceneLog& log) {
     static_cast<Backend*>(const_cast<void*>(context))->overlap_count({&sphere, 1}, {&count, 1});
     return count > 0;
   };
-  const QuerySet q = make_queries(scenario, options.full.rays, options.full.spheres, options.full.sweeps,
-                                  kSeed ^ n, touches, hitscan.get());
+  const QuerySet q = make_queries(scenario, options.full, kSeed ^ n, touches, hitscan.get());
   std::printf("\n%zu colliders in a cube of side %.1f (hitscan built in %.0f ms, Bullet's %d world%s in %.0f ms", n,
               double(scenario.side), hitscan_build * 1e3, options.threads, options.threads > 1 ? "s" : "",
               library_builds[0] * 1e3);
@@ -159,14 +210,10 @@ int run_size(std::size_t n, const Options& options, SceneLog& log) {
   std::printf("  cross-check against hitscan (before timing):\n");
 
   const ExactDistance exact_ray = [&](std::size_t i, std::uint32_t k) { return brute.ray_distance(k, q.rays[i]); };
-  const ExactDistance exact_sweep = [&](std::size_t i, std::uint32_t k) {
-    return brute.sweep_distance(k, q.sweeps[i]);
-  };
 
   // Rays: one untimed pass of each backend gives the answers checked.
-  std::vector<float> ray_limits, sweep_limits;
+  std::vector<float> ray_limits;
   for (const QueryRay& r : q.rays) ray_limits.push_back(r.max_distance);
-  for (const SphereSweep& s : q.sweeps) sweep_limits.push_back(s.max_distance);
   std::vector<CastAnswer> h_rays(q.rays.size()), f_rays(std::min(bf.rays, q.rays.size()));
   std::vector<CastAnswer> h_rays_threads(q.rays.size());
   std::vector<std::vector<CastAnswer>> l_rays(nl, h_rays), l_rays_threads(nl, h_rays);
@@ -241,30 +288,11 @@ int run_size(std::size_t n, const Options& options, SceneLog& log) {
     failures += s.disagreements + s.imprecise != 0;
   }
 
-  // Sphere casts.
-  std::vector<CastAnswer> h_sweeps(q.sweeps.size());
-  std::vector<std::vector<CastAnswer>> l_sweeps(nl, h_sweeps);
-  std::vector<CastAnswer> f_sweeps(std::min(bf.sweeps, q.sweeps.size()));
-  {
-    hitscan->sphere_cast(q.sweeps, h_sweeps);
-    for (std::size_t k = 0; k < nl; ++k) libraries[k]->sphere_cast(q.sweeps, l_sweeps[k]);
-    const std::size_t sweep_hits = std::size_t(
-        std::count_if(h_sweeps.begin(), h_sweeps.end(), [](const CastAnswer& a) { return a.collider != kNoIndex; }));
-    std::printf("  sphere_cast (%zu sweeps, %zu hit, max distance %.1f):\n", q.sweeps.size(), sweep_hits,
-                double(q.sweeps.front().max_distance));
-    for (std::size_t k = 0; k < nl; ++k) {
-      const std::string& name = libraries[k]->name();
-      print_check(name.c_str(), compare_casts(brute, h_sweeps, l_sweeps[k], sweep_limits, kSweepTolerance,
-                                              exact_sweep, name, "sweep"));
-    }
-    if (with_brute_force) {
-      brute.sphere_cast(prefix(q.sweeps, bf.sweeps), f_sweeps);
-      const CheckSummary s =
-          compare_casts(brute, h_sweeps, f_sweeps, sweep_limits, kSweepTolerance, exact_sweep, "brute_force", "sweep");
-      print_check("brute_force", s);
-      failures += s.disagreements + s.imprecise != 0;
-    }
-  }
+  // Sphere and capsule casts.
+  Casts<SphereSweep> spheres{"sphere_cast", q.sweeps, &Backend::sphere_cast, nl, bf.sweeps};
+  Casts<CapsuleCast> capsules{"capsule_cast", q.capsule_sweeps, &Backend::capsule_cast, nl, bf.capsule_sweeps};
+  failures += spheres.check(*hitscan, libraries, brute, with_brute_force);
+  failures += capsules.check(*hitscan, libraries, brute, with_brute_force);
 
   // Timing, query by query: hitscan, then each library, then brute force on its share.
   const int rounds = options.rounds;
@@ -313,18 +341,8 @@ int run_size(std::size_t n, const Options& options, SceneLog& log) {
     alternate(e, rounds);
     log_entries(log, n, "overlap_sphere", 1, e, false);
   }
-  {
-    std::vector<Entry> e = {{hitscan.get(), q.sweeps.size(), [&] { hitscan->sphere_cast(q.sweeps, h_sweeps); }, {}}};
-    for (std::size_t k = 0; k < nl; ++k) {
-      e.push_back({libraries[k].get(), q.sweeps.size(),
-                   [&, k] { libraries[k]->sphere_cast(q.sweeps, l_sweeps[k]); }, {}});
-    }
-    if (with_brute_force) {
-      e.push_back({&brute, f_sweeps.size(), [&] { brute.sphere_cast(prefix(q.sweeps, bf.sweeps), f_sweeps); }, {}});
-    }
-    alternate(e, rounds);
-    log_entries(log, n, "sphere_cast", 1, e, false);
-  }
+  spheres.time(n, rounds, *hitscan, libraries, brute, with_brute_force, log);
+  capsules.time(n, rounds, *hitscan, libraries, brute, with_brute_force, log);
   // The backends that take moves: hitscan and the libraries.
   std::vector<Backend*> movers = {hitscan.get()};
   for (const std::unique_ptr<Backend>& l : libraries) movers.push_back(l.get());
@@ -416,8 +434,8 @@ bool parse_options(int argc, char** argv, Options& options) {
   if (quick) {
     if (!sizes_given) options.sizes = {10000};
     if (!rounds_given) options.rounds = 3;
-    options.full = {1u << 13, 1u << 11, 1u << 10};
-    options.brute_force = {256, 128, 24};
+    options.full = {1u << 13, 1u << 11, 1u << 10, 1u << 10};
+    options.brute_force = {256, 128, 24, 16};
   }
   return true;
 }

@@ -120,8 +120,8 @@ ColliderDesc to_collider_desc(const Scenario& scenario, std::size_t index) {
   return desc;
 }
 
-QuerySet make_queries(const Scenario& scenario, std::size_t rays, std::size_t spheres, std::size_t sweeps,
-                      std::uint64_t seed, TouchesAnything touches, const void* context) {
+QuerySet make_queries(const Scenario& scenario, const QueryCounts& counts, std::uint64_t seed, TouchesAnything touches,
+                      const void* context) {
   std::mt19937_64 rng(seed);
   QuerySet set;
   const float side = scenario.side;
@@ -133,21 +133,31 @@ QuerySet make_queries(const Scenario& scenario, std::size_t rays, std::size_t sp
       if (!touches(context, Spheref{p, radius})) return p;
     }
   };
-  set.rays.reserve(rays);
-  for (std::size_t i = 0; i < rays; ++i) {
+  set.rays.reserve(counts.rays);
+  for (std::size_t i = 0; i < counts.rays; ++i) {
     const Vec3f origin = clear_start(0.0f);
     set.rays.push_back({origin, random_direction(rng), side / 4});
   }
-  set.spheres.reserve(spheres);
-  for (std::size_t i = 0; i < spheres; ++i) {
+  set.spheres.reserve(counts.spheres);
+  for (std::size_t i = 0; i < counts.spheres; ++i) {
     const Vec3f center = random_point(rng, side);
     set.spheres.push_back({center, uniform(rng, 0.5f, 2.0f)});
   }
-  set.sweeps.reserve(sweeps);
-  for (std::size_t i = 0; i < sweeps; ++i) {
+  set.sweeps.reserve(counts.sweeps);
+  for (std::size_t i = 0; i < counts.sweeps; ++i) {
     const float radius = uniform(rng, 0.2f, 0.6f);
     const Vec3f center = clear_start(radius);
     set.sweeps.push_back({{center, radius}, random_direction(rng), side / 8});
+  }
+  set.capsule_sweeps.reserve(counts.capsule_sweeps);
+  for (std::size_t i = 0; i < counts.capsule_sweeps; ++i) {
+    const float radius = uniform(rng, 0.2f, 0.5f), half_length = uniform(rng, 0.3f, 1.0f);
+    const Quatf rotation = random_rotation(rng);
+    // Clear when the ball around the whole capsule is.
+    const Vec3f center = clear_start(radius + half_length);
+    const Vec3f axis = rotation.rotate(Vec3f{0, 1, 0}) * half_length;
+    set.capsule_sweeps.push_back(
+        {{{center - axis, center + axis, radius}, random_direction(rng), side / 8}, rotation, half_length});
   }
   return set;
 }

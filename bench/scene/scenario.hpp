@@ -58,6 +58,14 @@ ColliderDesc to_collider_desc(const Scenario& scenario, std::size_t index);
 /// Tells whether a sphere touches any collider (used to keep query starts outside them).
 using TouchesAnything = bool (*)(const void* context, const Spheref& sphere);
 
+/// A capsule cast, with the rotation that takes the +y axis to the capsule's axis (for the
+/// libraries whose capsules lie along y) and the half length of its axis segment.
+struct CapsuleCast {
+  CapsuleSweep sweep;
+  Quatf rotation;
+  float half_length = 0;
+};
+
 /// The queries of one size, the same for every backend.
 struct QuerySet {
   /// Closest-hit rays: origins uniform in the cube and outside every collider, directions uniform
@@ -68,10 +76,18 @@ struct QuerySet {
   /// Sphere casts: spheres of radius 0.2-0.6 starting clear of every collider, directions uniform,
   /// max_distance side / 8.
   std::vector<SphereSweep> sweeps;
+  /// Capsule casts: capsules of radius 0.2-0.5 and half length 0.3-1, turned at random, starting
+  /// clear of every collider, directions uniform, max_distance side / 8.
+  std::vector<CapsuleCast> capsule_sweeps;
 };
 
-QuerySet make_queries(const Scenario& scenario, std::size_t rays, std::size_t spheres, std::size_t sweeps,
-                      std::uint64_t seed, TouchesAnything touches, const void* context);
+/// How many queries of each kind make_queries makes.
+struct QueryCounts {
+  std::size_t rays = 0, spheres = 0, sweeps = 0, capsule_sweeps = 0;
+};
+
+QuerySet make_queries(const Scenario& scenario, const QueryCounts& counts, std::uint64_t seed, TouchesAnything touches,
+                      const void* context);
 
 /// A move: collider `index` gets a new position and rotation (kind and size stay).
 struct Move {
