@@ -1,8 +1,14 @@
 // Capsule casts (geometry/sweep.hpp). A plane is met first by the capsule's lower end, exactly; a
 // sphere is a ray from its centre, moving backwards, against the capsule grown by its radius
-// (the relative motion is the same); every other target is conservative advancement on the GJK
-// distance of the capsule's segment and the target (sweep_advancement.cpp).
+// (the relative motion is the same); a capsule, triangle or convex polygon exactly, feature by
+// feature (segment_features, sweep_flat below); every other target is conservative advancement on the GJK distance of the
+// capsule's segment and the target (sweep_advancement.cpp).
 
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+#include "hitscan/geometry/closest_point.hpp"
 #include "hitscan/geometry/contact_capsule_box.hpp"
 #include "hitscan/geometry/contact_round.hpp"
 #include "hitscan/geometry/contact_triangle.hpp"
@@ -34,6 +40,178 @@ T pair_limit(const Capsule<T>& moving, const Target& target, ContactTolerance<T>
   return tol.at_size(max(size_of(moving), size_of(target)));
 }
 
+/// The segment's inside meeting an edge's inside, in double: the first s at which the lines of
+/// segment [a, a + u] moved by s * d and of edge [p, p + e] lie r apart, approaching, with their
+/// closest points within both. Lines nearly parallel are left to the other features, which meet
+/// such a contact at their ends.
+struct LineContact {
+  bool hit = false;
+  double s = 0;
+  Vec3d point{}, normal{};
+};
+LineContact segment_meets_edge(Vec3d a, Vec3d u, Vec3d p, Vec3d e, double r, Vec3d d) {
+  LineContact out;
+  const Vec3d c = cross(u, e);
+  const double uu = dot(u, u), ee = dot(e, e), c2 = dot(c, c);
+  if (!(c2 > 1e-12 * uu * ee)) return out;
+  const Vec3d n = c / std::sqrt(c2);
+  const double g0 = dot(n, a - p);
+  if (std::abs(g0) <= r) return out;  // within r already: the inside is reached through an end
+  const double side = g0 > 0 ? 1.0 : -1.0;
+  const double approach = -side * dot(n, d);
+  if (!(approach > 0)) return out;
+  const double s = (std::abs(g0) - r) / approach;
+  const Vec3d w = a + d * s - p;
+  const double ue = dot(u, e), uw = dot(u, w), ew = dot(e, w), den = uu * ee - ue * ue;
+  const double on_segment = (ue * ew - ee * uw) / den, on_edge = (uu * ew - ue * uw) / den;
+  if (!(on_segment >= 0 && on_segment <= 1 && on_edge >= 0 && on_edge <= 1)) return out;
+  out.hit = true;
+  out.s = s;
+  out.point = p + e * on_edge;
+  out.normal = n * side;
+  return out;
+}
+
+/// The first contact found so far: the hit in T, the limit of the search (its distance, or
+/// max_distance), and its distance before rounding to T, which decides between features whose
+/// contacts round to the same T. A contact counts when its distance rounded to T is within the
+/// limit, so that the same sweep limited to its own distance meets it again.
+template <Real T>
+struct FirstContact {
+  SweepHit<T> hit;
+  T reach;
+  double exact = std::numeric_limits<double>::infinity();
+
+  explicit FirstContact(T max_distance) : reach(max_distance) {}
+  void take(double s, Vec3d point, Vec3d normal) {
+    if (!(s < exact) || !within_sweep(T(s), reach)) return;
+    hit = hit_at(T(s), vec3_cast<T>(point), vec3_cast<T>(normal));
+    reach = hit.distance;
+    exact = s;
+  }
+};
+
+/// The moving segment [moving.a, moving.b] of radius moving.radius against a target segment of
+/// radius target_radius, feature by feature: the moving ends against the target grown by both
+/// radii (rays; the ends of `moving_ends`, bit 0 for a, bit 1 for b), the target's ends against
+/// the moving segment grown likewise (rays along -direction; only its first end when
+/// `first_end_only`, for a face whose corners each begin an edge), and the insides of the two
+/// segments (their lines moving.radius + target_radius apart).
+/// Keeps in `best` the first contact before it (point on the target's surface, normal from the
+/// target towards the moving shape). In double whatever T: a ray grazing a rounded part loses
+/// half its digits along the ray, and in float that would put the normal a few 1e-4 off.
+template <Real T>
+void segment_features(const Capsule<T>& moving_t, Vec3<T> direction_t, Segment<T> target_t, T target_radius,
+                      unsigned moving_ends, bool first_end_only, FirstContact<T>& best) {
+  const Capsule<double> moving{vec3_cast<double>(moving_t.a), vec3_cast<double>(moving_t.b), double(moving_t.radius)};
+  const Segment<double> target = to_double(target_t);
+  const Vec3d direction = vec3_cast<double>(direction_t);
+  const double r2 = double(target_radius), grown = moving.radius + r2;
+  // Rays reach a little past `reach` (more than one ulp of T): a contact that rounds to it is
+  // still seen.
+  const auto ray_limit = [&] { return double(best.reach) * (1 + 4 * double(kEpsilon<T>)); };
+  if (grown > 0) {
+    for (int k = 0; k < 2; ++k) {
+      if (((moving_ends >> k) & 1u) == 0) continue;
+      const Vec3d end = k == 0 ? moving.a : moving.b;
+      const RayHit<double> h = ray_vs_capsule(Capsule<double>{target.a, target.b, grown}, Ray<double>{end, direction, 0.0, ray_limit()});
+      if (h) best.take(h.t, h.point - h.normal * moving.radius, h.normal);
+    }
+    const Capsule<double> moving_grown{moving.a, moving.b, grown};
+    for (int k = 0; k < (first_end_only ? 1 : 2); ++k) {
+      const Vec3d end = k == 0 ? target.a : target.b;
+      const RayHit<double> h = ray_vs_capsule(moving_grown, Ray<double>{end, -direction, 0.0, ray_limit()});
+      if (h) best.take(h.t, end - h.normal * r2, -h.normal);
+    }
+  }
+  const LineContact l = segment_meets_edge(moving.a, moving.b - moving.a, target.a, target.b - target.a, grown, direction);
+  if (l.hit) best.take(l.s, l.point + l.normal * r2, l.normal);
+}
+
+/// A flat target (triangle, polygon) met by the capsule, exactly: the first contact is the first
+/// of an end of the segment reaching the face (the slab of half width r over it), an end reaching
+/// an edge (a ray against the capsule of radius r around it), a corner reaching the segment (a ray
+/// from the corner, backwards, against the capsule) and the segment's inside meeting an edge's
+/// inside. Those are the features of the sum of the target, the reversed segment and the ball, so
+/// the least of them is the first contact. Nothing meets the target before some point of the
+/// capsule reaches the slab, first the lower end (of a segment off the plane): when that end
+/// lands on the face, no other feature is looked at.
+template <Real T, class StartContact>
+SweepHit<T> sweep_flat(const Capsule<T>& moving, Vec3<T> direction, T max_distance, const detail::FlatTarget<T>& face,
+                       T limit, StartContact start) {
+  const T r = moving.radius;
+  // The target's ball (its corners' centroid and farthest corner) against the ball around the
+  // capsule moving along the path: apart all the way, the sweep misses.
+  Vec3<T> centre{};
+  for (int i = 0; i < face.count; ++i) centre += face.corners[i];
+  centre = centre * (T(1) / T(face.count));
+  T target_radius = 0;
+  for (int i = 0; i < face.count; ++i) target_radius = max(target_radius, distance(face.corners[i], centre));
+  const Vec3<T> middle = (moving.a + moving.b) * T(0.5);
+  const T moving_reach = r + T(0.5) * distance(moving.a, moving.b) + limit;  // the capsule's ball, and the tolerance
+  const T reach_radius = target_radius + moving_reach;
+  {
+    const Vec3<T> to_centre = centre - middle;
+    const T along = dot(to_centre, direction) / dot(direction, direction);
+    const Vec3<T> off = to_centre - direction * std::clamp(along, T(0), max_distance);
+    if (dot(off, off) > reach_radius * reach_radius * T(1.0001)) return {};
+  }
+  const Vec3<T> n = face.n;
+  const Vec3<T> ends[2] = {moving.a, moving.b};
+  const T height[2] = {dot(n, moving.a) - face.offset, dot(n, moving.b) - face.offset};
+  const bool one_side = face.has_plane() && height[0] * height[1] > T(0);
+  const T lowest = min(std::abs(height[0]), std::abs(height[1]));
+  // Apart at the start: off the plane on one side farther than r + limit, or the segment farther
+  // than that from the target's ball.
+  const T ball_gap = distance(closest_point_on_segment(Segment<T>{moving.a, moving.b}, centre), centre) - target_radius;
+  if (!(one_side && lowest > r + limit) && !(ball_gap > (r + limit) * T(1.0001))) {
+    const Contact<T> c = start();
+    if (c.touching) return started_in_contact(c);
+  }
+  FirstContact<T> best(max_distance);  // nothing beyond the best contact found so far is looked for
+  unsigned ends_to_edges = 3;            // the ends whose rays against the edges' capsules count
+  if (face.has_plane()) {
+    if (one_side && lowest > r) {
+      // The whole capsule outside the slab: it must approach the plane, and reach it in time.
+      const T side = height[0] < T(0) ? T(-1) : T(1);
+      const T approach = -side * dot(n, direction);
+      if (!(approach > T(0))) return {};
+      if (!within_sweep((lowest - r) / approach, max_distance)) return {};
+    }
+    // Each end reaching the face, the lower first. An end whose ball lands on the face, or stays
+    // out of the slab, meets no edge before (the edges lie in the slab): its edge rays are left out.
+    const int first = std::abs(height[0]) <= std::abs(height[1]) ? 0 : 1;
+    for (const int k : {first, 1 - first}) {
+      const T h = std::abs(height[k]);
+      if (!(h > r)) continue;
+      const T side = height[k] < T(0) ? T(-1) : T(1);
+      const T approach = -side * dot(n, direction);
+      const T s = (h - r) / approach;
+      if (!(approach > T(0)) || !within_sweep(s, best.reach)) {
+        ends_to_edges &= ~(1u << k);
+        continue;
+      }
+      const Vec3<T> normal = n * side;
+      const Vec3<T> on_plane = ends[k] + direction * s - normal * r;
+      if (!face.inside(on_plane)) continue;
+      best.take(double(s), vec3_cast<double>(on_plane), vec3_cast<double>(normal));
+      ends_to_edges &= ~(1u << k);
+      if (k == first && one_side && lowest > r) return best.hit;  // the lower end, first into the slab
+    }
+  }
+  for (int i = 0; i < face.count; ++i) {
+    const Segment<T> edge = face.edge(i);
+    // The edge's ball against the capsule's ball moving along the path (as for the whole target).
+    const Vec3<T> to_edge = (edge.a + edge.b) * T(0.5) - middle;
+    const T edge_reach = T(0.5) * distance(edge.a, edge.b) + moving_reach;
+    const T along = dot(to_edge, direction) / dot(direction, direction);
+    const Vec3<T> off = to_edge - direction * std::clamp(along, T(0), best.reach);
+    if (dot(off, off) > edge_reach * edge_reach * T(1.0001)) continue;
+    segment_features(moving, direction, edge, T(0), ends_to_edges, true, best);
+  }
+  return best.hit;
+}
+
 }  // namespace
 
 template <Real T>
@@ -58,8 +236,9 @@ SweepHit<T> capsule_cast(const Capsule<T>& moving, Vec3<T> direction, T max_dist
   if (!valid_sweep(moving, direction, max_distance, target)) return {};
   const Contact<T> start = contact(moving, target, T(0), tol);
   if (start.touching) return started_in_contact(start);
-  return advance(moving, direction, max_distance, ConvexSupport::from(Segment<T>{target.a, target.b}),
-                                target.radius, pair_limit(moving, target, tol));
+  FirstContact<T> best(max_distance);
+  segment_features(moving, direction, Segment<T>{target.a, target.b}, target.radius, 3u, false, best);
+  return best.hit;
 }
 
 template <Real T>
@@ -145,20 +324,17 @@ template <Real T>
 SweepHit<T> capsule_cast(const Capsule<T>& moving, Vec3<T> direction, T max_distance, const Triangle<T>& target,
                          ContactTolerance<T> tol) {
   if (!valid_sweep(moving, direction, max_distance, target)) return {};
-  const Contact<T> start = contact(moving, target, T(0), tol);
-  if (start.touching) return started_in_contact(start);
-  return advance(moving, direction, max_distance, ConvexSupport::from(target), T(0),
-                                 pair_limit(moving, target, tol));
+  const detail::TriangleCorners<T> corners(target);
+  return sweep_flat(moving, direction, max_distance, corners.target(), pair_limit(moving, target, tol),
+                    [&] { return contact(moving, target, T(0), tol); });
 }
 
 template <Real T>
 SweepHit<T> capsule_cast(const Capsule<T>& moving, Vec3<T> direction, T max_distance, const ConvexPolygon<T>& target,
                          ContactTolerance<T> tol) {
   if (!valid_sweep(moving, direction, max_distance, target)) return {};
-  const Contact<T> start = detail::polygon_contact(moving, target, tol);
-  if (start.touching) return started_in_contact(start);
-  return advance(moving, direction, max_distance, ConvexSupport::from(target), T(0),
-                                      pair_limit(moving, target, tol));
+  return sweep_flat(moving, direction, max_distance, detail::flat_target(target), pair_limit(moving, target, tol),
+                    [&] { return detail::polygon_contact(moving, target, tol); });
 }
 
 #define HITSCAN_INSTANTIATE_CAPSULE_CAST(T, Target)                                                   \

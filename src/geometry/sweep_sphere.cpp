@@ -45,22 +45,23 @@ RayHit<T> first_edge_capsule(const Ray<T>& ray, T r, int edge_count, Edge edge) 
 /// over the face, together with the capsules around the edges (the slab's side walls lie inside
 /// them). The centre first reaches the slab face at s_enter; when its projection there is on the
 /// face that is the first contact (every earlier point lies outside the slab), otherwise the
-/// first contact, if any, is on an edge capsule. n is the unit face normal, or zero for a target
-/// too thin to carry a plane, which is then the union of its edges. The slab test comes first
-/// and rejects a path that never reaches the plane within max_distance without touching the
-/// edges or computing a closest point, which keeps a mesh's per-triangle test cheap.
-template <Real T, class Inside, class Edge, class StartContact>
-SweepHit<T> sweep_flat(const Sphere<T>& moving, Vec3<T> direction, T max_distance, Vec3<T> n, T offset, T limit,
-                       Inside inside, int edge_count, Edge edge, StartContact start) {
+/// first contact, if any, is on an edge capsule. A target too thin to carry a plane is the union
+/// of its edges. The slab test comes first and rejects a path that never reaches the plane within
+/// max_distance without touching the edges or computing a closest point, which keeps a mesh's
+/// per-triangle test cheap.
+template <Real T, class StartContact>
+SweepHit<T> sweep_flat(const Sphere<T>& moving, Vec3<T> direction, T max_distance, const detail::FlatTarget<T>& face,
+                       T limit, StartContact start) {
+  const Vec3<T> n = face.n;
   const T r = moving.radius;
-  const T d0 = dot(n, moving.center) - offset;
+  const T d0 = dot(n, moving.center) - face.offset;
   const T distance_to_plane = std::abs(d0);
   if (distance_to_plane <= r + limit) {
     const Contact<T> c = start();
     if (c.touching) return started_in_contact(c);
   }
   const Ray<T> ray{moving.center, direction, T(0), max_distance};
-  if (n != Vec3<T>{} && distance_to_plane > r) {
+  if (face.has_plane() && distance_to_plane > r) {
     const T side = d0 < T(0) ? T(-1) : T(1);
     const T approach = -side * dot(n, direction);
     if (!(approach > T(0))) return {};  // moving along or away from the plane, outside the slab
@@ -68,16 +69,9 @@ SweepHit<T> sweep_flat(const Sphere<T>& moving, Vec3<T> direction, T max_distanc
     if (!within_sweep(s, max_distance)) return {};
     const Vec3<T> normal = n * side;
     const Vec3<T> on_plane = ray.at(s) - normal * r;
-    if (inside(on_plane)) return hit_at(s, on_plane, normal);
+    if (face.inside(on_plane)) return hit_at(s, on_plane, normal);
   }
-  return from_grown_hit(first_edge_capsule(ray, r, edge_count, edge), r);
-}
-
-/// Whether q, a point of the plane with unit normal n, is on the inner side of the edge a -> b
-/// of a counter-clockwise face (the edge itself included).
-template <Real T>
-bool inner_side(Vec3<T> a, Vec3<T> b, Vec3<T> q, Vec3<T> n) {
-  return dot(cross(b - a, q - a), n) >= T(0);
+  return from_grown_hit(first_edge_capsule(ray, r, face.count, [&](int i) { return face.edge(i); }), r);
 }
 
 /// Start in contact with a cylinder, from the sphere's centre: outside, its nearest point of the
@@ -219,38 +213,19 @@ template <Real T>
 SweepHit<T> sphere_cast(const Sphere<T>& moving, Vec3<T> direction, T max_distance, const Triangle<T>& target,
                         ContactTolerance<T> tol) {
   if (!valid_sweep(moving, direction, max_distance, target)) return {};
-  const Vec3<T> e1 = target.v1 - target.v0, e2 = target.v2 - target.v0;
-  // Too thin to carry a plane (closest_point.hpp's rule): the union of its edges.
-  const Vec3<T> n = carries_plane(e1, e2) ? normalize(cross(e1, e2)) : Vec3<T>{};
+  const detail::TriangleCorners<T> corners(target);
   const T limit = tol.at_size(max(size_of(moving), size_of(target)));
-  const Vec3<T> v[3] = {target.v0, target.v1, target.v2};
-  return sweep_flat(
-      moving, direction, max_distance, n, dot(n, target.v0), limit,
-      [&](Vec3<T> q) {
-        return inner_side(v[0], v[1], q, n) && inner_side(v[1], v[2], q, n) && inner_side(v[2], v[0], q, n);
-      },
-      3, [&](int i) { return Segment<T>{v[i], v[(i + 1) % 3]}; },
-      [&] { return contact(moving, target, T(0), tol); });
+  return sweep_flat(moving, direction, max_distance, corners.target(), limit,
+                    [&] { return contact(moving, target, T(0), tol); });
 }
 
 template <Real T>
 SweepHit<T> sphere_cast(const Sphere<T>& moving, Vec3<T> direction, T max_distance, const ConvexPolygon<T>& target,
                         ContactTolerance<T> tol) {
   if (!valid_sweep(moving, direction, max_distance, target)) return {};
-  const auto v = target.vertices();
-  const int count = static_cast<int>(v.size());
-  const Vec3<T> n = target.normal();
   const T limit = tol.at_size(max(size_of(moving), size_of(target)));
-  return sweep_flat(
-      moving, direction, max_distance, n, target.offset(), limit,
-      [&](Vec3<T> q) {
-        for (int i = 0; i < count; ++i) {
-          if (!inner_side(v[i], v[(i + 1) % count], q, n)) return false;
-        }
-        return true;
-      },
-      count, [&](int i) { return Segment<T>{v[i], v[(i + 1) % count]}; },
-      [&] { return detail::polygon_contact(moving, target, tol); });
+  return sweep_flat(moving, direction, max_distance, detail::flat_target(target), limit,
+                    [&] { return detail::polygon_contact(moving, target, tol); });
 }
 
 #define HITSCAN_INSTANTIATE_SPHERE_CAST(T, Target)                                                   \

@@ -283,6 +283,61 @@ TYPED_TEST(Sweep, SphereOntoPolygonVertex) {
 }
 
 // A capsule with a == b is a sphere: every target answers as the sphere cast does.
+// A capsule against a triangle, one case per feature of their sum, worked by hand. The triangle
+// stands in the plane y = 0 with its top edge along x at z = 0 (or its apex at the origin); the
+// capsule falls along -z.
+TYPED_TEST(Sweep, CapsuleOntoTriangleByEachFeature) {
+  using T = TypeParam;
+  const Vec3<T> down{0, 0, -1};
+  const Triangle<T> top_edge{{-1, 0, 0}, {1, 0, 0}, {0, 0, -2}};
+  // The segment's inside across the top edge's inside: it crosses the plane y = 0 above the edge
+  // and touches it when 5 - s = 0.5.
+  EXPECT_TRUE(IsHit(capsule_cast(Capsule<T>{{0, -1, 5}, {0, 1, 5}, T(0.5)}, down, T(10), top_edge), 4.5, {0, 0, 0},
+                    {0, 0, 1}, hand<T>()));
+  // Slanted in the plane x = 0.25, the segment's line (0.25, y, 5 + y - s) and the edge's line
+  // (x, 0, 0) lie |5 - s| / sqrt(2) apart along their common normal (0, -1, 1) / sqrt(2); the
+  // closest points, (0.25, 0, 0) on the edge and y = -(5 - s) / 2 on the segment, lie within both.
+  {
+    const Capsule<T> slanted{{T(0.25), -1, 4}, {T(0.25), 1, 6}, T(0.5)};
+    const double s = 5 - 0.5 * std::sqrt(2.0);
+    EXPECT_TRUE(IsHit(capsule_cast(slanted, down, T(10), top_edge), s, {0.25, 0, 0},
+                      {0, -1 / std::sqrt(2.0), 1 / std::sqrt(2.0)}, hand<T>()));
+  }
+  // An end onto the edge: the segment stays at y >= 0.2, so its lower end meets the edge's
+  // capsule when 0.2^2 + z^2 = 0.5^2.
+  const double z = std::sqrt(0.25 - 0.04);
+  EXPECT_TRUE(IsHit(capsule_cast(Capsule<T>{{0, T(0.2), 5}, {0, 3, 5}, T(0.5)}, down, T(10), top_edge), 5 - z,
+                    {0, 0, 0}, {0, 0.2 / 0.5, z / 0.5}, hand<T>()));
+  // A corner onto the segment's inside: the apex at the origin meets the capsule along y.
+  const Triangle<T> apex{{-1, 0, -2}, {1, 0, -2}, {0, 0, 0}};
+  EXPECT_TRUE(IsHit(capsule_cast(Capsule<T>{{0, -1, 5}, {0, 1, 5}, T(0.5)}, down, T(10), apex), 4.5, {0, 0, 0},
+                    {0, 0, 1}, hand<T>()));
+  // The lower end onto the face of a level triangle, the capsule tilted.
+  const Triangle<T> level{{-2, -2, 0}, {2, -2, 0}, {0, 2, 0}};
+  EXPECT_TRUE(IsHit(capsule_cast(Capsule<T>{{0, 0, 3}, {T(0.5), 0, 4}, T(0.5)}, down, T(10), level), 2.5, {0, 0, 0},
+                    {0, 0, 1}, hand<T>()));
+  // Level and parallel to the face, both ends beyond it: the inside lands across the face, where
+  // any point of the segment's shadow on it will do.
+  {
+    const SweepHit<T> flat = capsule_cast(Capsule<T>{{-5, 0, 3}, {5, 0, 3}, T(0.5)}, down, T(10), level);
+    ASSERT_TRUE(flat.hit);
+    EXPECT_FALSE(flat.started_in_contact);
+    EXPECT_NEAR(double(flat.distance), 2.5, hand<T>());
+    EXPECT_NEAR(length(reference::to_double(flat.normal) - Vec3d{0, 0, 1}), 0.0, hand<T>());
+    EXPECT_NEAR(double(flat.point.y), 0.0, hand<T>());
+    EXPECT_NEAR(double(flat.point.z), 0.0, hand<T>());
+    EXPECT_LE(std::abs(double(flat.point.x)), 1 + hand<T>()) << "on the face, under the segment";
+  }
+  // Moving away from the plane, or parallel to it off the slab: a miss.
+  EXPECT_FALSE(capsule_cast(Capsule<T>{{0, 0, 3}, {T(0.5), 0, 4}, T(0.5)}, Vec3<T>{0, 0, 1}, T(10), level));
+  EXPECT_FALSE(capsule_cast(Capsule<T>{{0, 0, 3}, {T(0.5), 0, 4}, T(0.5)}, Vec3<T>{1, 0, 0}, T(10), level));
+  // Just short of the contact: a miss; the limit at the contact itself: the same hit.
+  const Capsule<T> across{{0, -1, 5}, {0, 1, 5}, T(0.5)};
+  EXPECT_FALSE(capsule_cast(across, down, T(4.499), top_edge));
+  const SweepHit<T> h = capsule_cast(across, down, T(10), top_edge);
+  EXPECT_EQ(capsule_cast(across, down, h.distance, top_edge).distance, h.distance);
+}
+
 TYPED_TEST(Sweep, DegenerateCapsuleCastsAsASphere) {
   using T = TypeParam;
   const Sphere<T> sphere{{T(0.3), T(-0.2), 6}, T(0.4)};

@@ -40,8 +40,18 @@
 ///   after the start (a path through a point or a segment has measure zero);
 /// - capsule against a plane: exact (its lower end); against a sphere: a ray from the sphere's
 ///   centre along -direction against the capsule grown by the sphere's radius, exact;
-/// - everything else (sphere against cylinder, capsule against capsule, box, cylinder, triangle,
-///   polygon): conservative advancement on the GJK distance, in double, which stops within the
+/// - capsule against a capsule: exact, the first of an end of either segment reaching the other
+///   grown by both radii (rays) and the insides of the segments meeting (their lines r1 + r2
+///   apart, the closest points within both);
+/// - capsule against a triangle or polygon: exact, the first of the features of their sum: an
+///   end of the segment onto the face (the slab offset by +-r), an end onto an edge (a ray against
+///   the edge's capsule), a corner onto the segment (a ray from the corner along -direction
+///   against the capsule) and the segment's inside across an edge's inside (their lines r apart,
+///   the closest points within both). A capsule that stays farther than r from the plane must
+///   approach it in time, and when its lower end lands on the face that is the answer: a mesh's
+///   triangles that face away or lie beyond max_distance cost a few dot products;
+/// - everything else (sphere against cylinder, capsule against box and cylinder):
+///   conservative advancement on the GJK distance, in double, which stops within the
 ///   contact tolerance of the first contact, never past it (to rounding). The point is the
 ///   target's closest point and the normal the direction between the closest points there. After
 ///   64 steps without converging (only paths that graze the target within a few tolerances come

@@ -172,4 +172,45 @@ Segment<double> to_double(const Segment<T>& s) {
   return {vec3_cast<double>(s.a), vec3_cast<double>(s.b)};
 }
 
+/// A flat target (triangle, convex polygon) as the sphere and capsule sweeps see it: its unit
+/// normal, zero for a triangle too thin to carry a plane (closest_point.hpp's rule; it is then
+/// the union of its edges), its plane's offset, and its corners in order about the normal. The
+/// corners are the caller's.
+template <Real T>
+struct FlatTarget {
+  Vec3<T> n{};
+  T offset = 0;
+  const Vec3<T>* corners = nullptr;
+  int count = 0;
+
+  bool has_plane() const { return n != Vec3<T>{}; }
+  Segment<T> edge(int i) const { return {corners[i], corners[(i + 1) % count]}; }
+  /// Whether q, a point of the plane, lies on the face (its edges included).
+  bool inside(Vec3<T> q) const {
+    for (int i = 0; i < count; ++i) {
+      const Segment<T> e = edge(i);
+      if (dot(cross(e.b - e.a, q - e.a), n) < T(0)) return false;
+    }
+    return true;
+  }
+};
+
+/// A triangle's corners, held for its FlatTarget.
+template <Real T>
+struct TriangleCorners {
+  Vec3<T> v[3];
+  explicit TriangleCorners(const Triangle<T>& t) : v{t.v0, t.v1, t.v2} {}
+  FlatTarget<T> target() const {
+    const Vec3<T> e1 = v[1] - v[0], e2 = v[2] - v[0];
+    const Vec3<T> n = carries_plane(e1, e2) ? normalize(cross(e1, e2)) : Vec3<T>{};
+    return {n, dot(n, v[0]), v, 3};
+  }
+};
+
+template <Real T>
+FlatTarget<T> flat_target(const ConvexPolygon<T>& p) {
+  const auto v = p.vertices();
+  return {p.normal(), p.offset(), v.data(), static_cast<int>(v.size())};
+}
+
 }  // namespace hitscan::detail
