@@ -35,37 +35,53 @@ SweepHit<T> advance(const Capsule<T>& moving, Vec3<T> direction, T max_distance,
                                      max_distance);
 }
 
+/// The radius of the ball about the segment's middle that holds the capsule.
+template <Real T>
+T ball_radius(const Capsule<T>& c) {
+  return c.radius + T(0.5) * distance(c.a, c.b);
+}
+
 template <Real T, class Target>
 T pair_limit(const Capsule<T>& moving, const Target& target, ContactTolerance<T> tol) {
   return tol.at_size(max(size_of(moving), size_of(target)));
 }
 
-/// The segment's inside meeting an edge's inside, in double: the first s at which the lines of
-/// segment [a, a + u] moved by s * d and of edge [p, p + e] lie r apart, approaching, with their
-/// closest points within both. Lines nearly parallel are left to the other features, which meet
-/// such a contact at their ends.
+/// The moving segment [a, a + u] and a target segment [p, p + e] whose lines are not parallel:
+/// the sum of the target, the reversed segment and a ball of radius r lies in the slab of half
+/// width r about the plane through p - a spanned by u and e, so a contact needs
+/// g(s) = dot(n, a + s d - p) within r, n the lines' unit common normal. In double.
 struct LineContact {
-  bool hit = false;
+  enum Kind {
+    parallel,  // lines (nearly) parallel: no slab; the ends decide
+    within,    // |g(0)| <= r: inside the slab already; the ends decide
+    never,     // the slab is not reached by s = reach: no contact at all between these two
+    across,    // the insides meet where the slab is entered, at s: the pair's first contact
+    beside,    // the slab is entered beside the face: the ends decide
+  };
+  Kind kind = parallel;
   double s = 0;
   Vec3d point{}, normal{};
 };
-LineContact segment_meets_edge(Vec3d a, Vec3d u, Vec3d p, Vec3d e, double r, Vec3d d) {
+LineContact segment_meets_edge(Vec3d a, Vec3d u, Vec3d p, Vec3d e, double r, Vec3d d, double reach) {
   LineContact out;
   const Vec3d c = cross(u, e);
   const double uu = dot(u, u), ee = dot(e, e), c2 = dot(c, c);
   if (!(c2 > 1e-12 * uu * ee)) return out;
   const Vec3d n = c / std::sqrt(c2);
   const double g0 = dot(n, a - p);
-  if (std::abs(g0) <= r) return out;  // within r already: the inside is reached through an end
+  out.kind = LineContact::within;
+  if (std::abs(g0) <= r) return out;
   const double side = g0 > 0 ? 1.0 : -1.0;
   const double approach = -side * dot(n, d);
-  if (!(approach > 0)) return out;
   const double s = (std::abs(g0) - r) / approach;
+  out.kind = LineContact::never;
+  if (!(approach > 0) || !(s <= reach)) return out;
   const Vec3d w = a + d * s - p;
   const double ue = dot(u, e), uw = dot(u, w), ew = dot(e, w), den = uu * ee - ue * ue;
   const double on_segment = (ue * ew - ee * uw) / den, on_edge = (uu * ew - ue * uw) / den;
+  out.kind = LineContact::beside;
   if (!(on_segment >= 0 && on_segment <= 1 && on_edge >= 0 && on_edge <= 1)) return out;
-  out.hit = true;
+  out.kind = LineContact::across;
   out.s = s;
   out.point = p + e * on_edge;
   out.normal = n * side;
@@ -96,7 +112,9 @@ struct FirstContact {
 /// radii (rays; the ends of `moving_ends`, bit 0 for a, bit 1 for b), the target's ends against
 /// the moving segment grown likewise (rays along -direction; only its first end when
 /// `first_end_only`, for a face whose corners each begin an edge), and the insides of the two
-/// segments (their lines moving.radius + target_radius apart).
+/// segments (their lines moving.radius + target_radius apart). The pair's features all lie in
+/// the slab of its lines (segment_meets_edge): a path that never enters it in time meets none,
+/// and one that enters it across both insides meets them there first.
 /// Keeps in `best` the first contact before it (point on the target's surface, normal from the
 /// target towards the moving shape). In double whatever T: a ray grazing a rounded part loses
 /// half its digits along the ray, and in float that would put the normal a few 1e-4 off.
@@ -110,22 +128,28 @@ void segment_features(const Capsule<T>& moving_t, Vec3<T> direction_t, Segment<T
   // Rays reach a little past `reach` (more than one ulp of T): a contact that rounds to it is
   // still seen.
   const auto ray_limit = [&] { return double(best.reach) * (1 + 4 * double(kEpsilon<T>)); };
-  if (grown > 0) {
-    for (int k = 0; k < 2; ++k) {
-      if (((moving_ends >> k) & 1u) == 0) continue;
-      const Vec3d end = k == 0 ? moving.a : moving.b;
-      const RayHit<double> h = ray_vs_capsule(Capsule<double>{target.a, target.b, grown}, Ray<double>{end, direction, 0.0, ray_limit()});
-      if (h) best.take(h.t, h.point - h.normal * moving.radius, h.normal);
-    }
-    const Capsule<double> moving_grown{moving.a, moving.b, grown};
-    for (int k = 0; k < (first_end_only ? 1 : 2); ++k) {
-      const Vec3d end = k == 0 ? target.a : target.b;
-      const RayHit<double> h = ray_vs_capsule(moving_grown, Ray<double>{end, -direction, 0.0, ray_limit()});
-      if (h) best.take(h.t, end - h.normal * r2, -h.normal);
-    }
+  // The slab of the two lines first: it rejects the pair, or gives its first contact, without a ray.
+  const LineContact l =
+      segment_meets_edge(moving.a, moving.b - moving.a, target.a, target.b - target.a, grown, direction, ray_limit());
+  if (l.kind == LineContact::never) return;
+  if (l.kind == LineContact::across) {
+    best.take(l.s, l.point + l.normal * r2, l.normal);
+    return;
   }
-  const LineContact l = segment_meets_edge(moving.a, moving.b - moving.a, target.a, target.b - target.a, grown, direction);
-  if (l.hit) best.take(l.s, l.point + l.normal * r2, l.normal);
+  if (!(grown > 0)) return;
+  for (int k = 0; k < 2; ++k) {
+    if (((moving_ends >> k) & 1u) == 0) continue;
+    const Vec3d end = k == 0 ? moving.a : moving.b;
+    const RayHit<double> h =
+        ray_vs_capsule(Capsule<double>{target.a, target.b, grown}, Ray<double>{end, direction, 0.0, ray_limit()});
+    if (h) best.take(h.t, h.point - h.normal * moving.radius, h.normal);
+  }
+  const Capsule<double> moving_grown{moving.a, moving.b, grown};
+  for (int k = 0; k < (first_end_only ? 1 : 2); ++k) {
+    const Vec3d end = k == 0 ? target.a : target.b;
+    const RayHit<double> h = ray_vs_capsule(moving_grown, Ray<double>{end, -direction, 0.0, ray_limit()});
+    if (h) best.take(h.t, end - h.normal * r2, -h.normal);
+  }
 }
 
 /// A flat target (triangle, polygon) met by the capsule, exactly: the first contact is the first
@@ -148,14 +172,8 @@ SweepHit<T> sweep_flat(const Capsule<T>& moving, Vec3<T> direction, T max_distan
   T target_radius = 0;
   for (int i = 0; i < face.count; ++i) target_radius = max(target_radius, distance(face.corners[i], centre));
   const Vec3<T> middle = (moving.a + moving.b) * T(0.5);
-  const T moving_reach = r + T(0.5) * distance(moving.a, moving.b) + limit;  // the capsule's ball, and the tolerance
-  const T reach_radius = target_radius + moving_reach;
-  {
-    const Vec3<T> to_centre = centre - middle;
-    const T along = dot(to_centre, direction) / dot(direction, direction);
-    const Vec3<T> off = to_centre - direction * std::clamp(along, T(0), max_distance);
-    if (dot(off, off) > reach_radius * reach_radius * T(1.0001)) return {};
-  }
+  const T moving_reach = ball_radius(moving) + limit;  // the capsule's ball, and the tolerance
+  if (detail::balls_stay_apart(middle, direction, max_distance, centre, target_radius + moving_reach)) return {};
   const Vec3<T> n = face.n;
   const Vec3<T> ends[2] = {moving.a, moving.b};
   const T height[2] = {dot(n, moving.a) - face.offset, dot(n, moving.b) - face.offset};
@@ -202,11 +220,10 @@ SweepHit<T> sweep_flat(const Capsule<T>& moving, Vec3<T> direction, T max_distan
   for (int i = 0; i < face.count; ++i) {
     const Segment<T> edge = face.edge(i);
     // The edge's ball against the capsule's ball moving along the path (as for the whole target).
-    const Vec3<T> to_edge = (edge.a + edge.b) * T(0.5) - middle;
-    const T edge_reach = T(0.5) * distance(edge.a, edge.b) + moving_reach;
-    const T along = dot(to_edge, direction) / dot(direction, direction);
-    const Vec3<T> off = to_edge - direction * std::clamp(along, T(0), best.reach);
-    if (dot(off, off) > edge_reach * edge_reach * T(1.0001)) continue;
+    if (detail::balls_stay_apart(middle, direction, best.reach, (edge.a + edge.b) * T(0.5),
+                                 T(0.5) * distance(edge.a, edge.b) + moving_reach)) {
+      continue;
+    }
     segment_features(moving, direction, edge, T(0), ends_to_edges, true, best);
   }
   return best.hit;
@@ -245,6 +262,10 @@ template <Real T>
 SweepHit<T> capsule_cast(const Capsule<T>& moving, Vec3<T> direction, T max_distance, const Obb<T>& target,
                          ContactTolerance<T> tol) {
   if (!valid_sweep(moving, direction, max_distance, target)) return {};
+  if (detail::balls_stay_apart((moving.a + moving.b) * T(0.5), direction, max_distance, target.center,
+                               length(target.half_extents) + ball_radius(moving) + pair_limit(moving, target, tol))) {
+    return {};
+  }
   const Contact<T> start = contact(moving, target, T(0), tol);
   if (start.touching) return started_in_contact(start);
   return advance(moving, direction, max_distance, ConvexSupport::from(target), T(0),
@@ -261,6 +282,11 @@ SweepHit<T> capsule_cast(const Capsule<T>& moving, Vec3<T> direction, T max_dist
                          ContactTolerance<T> tol) {
   if (!valid_sweep(moving, direction, max_distance, target)) return {};
   const T limit = pair_limit(moving, target, tol);
+  const T half_axis = T(0.5) * distance(target.a, target.b);
+  if (detail::balls_stay_apart((moving.a + moving.b) * T(0.5), direction, max_distance, (target.a + target.b) * T(0.5),
+                               std::sqrt(half_axis * half_axis + target.radius * target.radius) + ball_radius(moving) + limit)) {
+    return {};
+  }
   const ConvexSupport cylinder = ConvexSupport::from(target);
   const Segment<double> core = to_double(Segment<T>{moving.a, moving.b});
   const GjkDistance g = detail::core_distance(core, cylinder);

@@ -3,6 +3,7 @@
 // characteristic sizes the tolerance is taken at, the start-in-contact record, and conservative
 // advancement on the GJK distance for the pairs that have no exact kernel.
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 
@@ -170,6 +171,17 @@ double advancement_limit(T max_distance) {
 template <Real T>
 Segment<double> to_double(const Segment<T>& s) {
   return {vec3_cast<double>(s.a), vec3_cast<double>(s.b)};
+}
+
+/// Whether a ball of radius moving_radius centred at `from`, moved along direction over
+/// [0, max_distance], stays farther than `reach` (the two radii and a tolerance) from `to`:
+/// then the shapes the balls hold never touch. A cheap rejection before an exact sweep.
+template <Real T>
+bool balls_stay_apart(Vec3<T> from, Vec3<T> direction, T max_distance, Vec3<T> to, T reach) {
+  const Vec3<T> offset = to - from;
+  const T along = dot(offset, direction) / dot(direction, direction);
+  const Vec3<T> off = offset - direction * std::clamp(along, T(0), max_distance);
+  return dot(off, off) > reach * reach * T(1.0001);
 }
 
 /// A flat target (triangle, convex polygon) as the sphere and capsule sweeps see it: its unit
