@@ -88,6 +88,52 @@ LineContact segment_meets_edge(Vec3d a, Vec3d u, Vec3d p, Vec3d e, double r, Vec
   return out;
 }
 
+/// Where a ray from a point outside a capsule first enters it, in double: the side when the
+/// line enters the infinite cylinder between the cap planes (the capsule lies inside that
+/// cylinder, so nothing comes earlier), else the ball of the cap on that side (Quilez's
+/// capsule test). A start outside is what the sweeps have once contact at the start is ruled
+/// out; cheaper than ray_vs_capsule, which also handles starts inside and exits, and which takes
+/// over for a ray nearly parallel to the axis.
+RayHit<double> entry_into_capsule(const Capsule<double>& capsule, Vec3d start, Vec3d dir, double tmax) {
+  RayHit<double> out;
+  const Vec3d axis = capsule.b - capsule.a;
+  const double aa = dot(axis, axis), ad = dot(axis, dir), dd = dot(dir, dir);
+  const double k2 = aa * dd - ad * ad;  // aa dd sin^2 of the angle between the ray and the axis
+  if (!(k2 > 1e-10 * aa * dd)) return ray_vs_capsule(capsule, Ray<double>{start, dir, 0.0, tmax});
+  // The quadratics below lose digits with the start's distance over the radius: they start
+  // where the ray can first reach the capsule's bounding ball, `skip` along it.
+  const Vec3d middle = (capsule.a + capsule.b) * 0.5;
+  const double ball = capsule.radius + 0.5 * std::sqrt(aa);
+  const double skip = max(0.0, dot(middle - start, dir) / dd - ball / std::sqrt(dd));
+  const Vec3d origin = start + dir * skip;
+  const Vec3d from_a = origin - capsule.a;
+  const double af = dot(axis, from_a);
+  const double r = capsule.radius;
+  const double k1 = aa * dot(from_a, dir) - af * ad;
+  const double k0 = aa * dot(from_a, from_a) - af * af - r * r * aa;
+  const double h = k1 * k1 - k2 * k0;
+  if (h < 0) return out;  // the line misses the infinite cylinder
+  double t = (-k1 - std::sqrt(h)) / k2;
+  const double y = af + t * ad;  // along the axis, times |axis|, where the cylinder is entered
+  Vec3d centre;
+  if (y > 0 && y < aa) {
+    centre = capsule.a + axis * (y / aa);
+  } else {
+    centre = y <= 0 ? capsule.a : capsule.b;
+    const Vec3d f = origin - centre;
+    const double b = dot(f, dir), hb = b * b - dd * (dot(f, f) - r * r);
+    if (hb < 0) return out;
+    t = (-b - std::sqrt(hb)) / dd;
+  }
+  t += skip;
+  if (!(t >= 0 && t <= tmax)) return out;  // behind the start (the start is outside) or too far
+  out.hit = true;
+  out.t = t;
+  out.point = start + dir * t;
+  out.normal = normalize(out.point - centre);
+  return out;
+}
+
 /// The first contact found so far: the hit in T, the limit of the search (its distance, or
 /// max_distance), and its distance before rounding to T, which decides between features whose
 /// contacts round to the same T. A contact counts when its distance rounded to T is within the
@@ -140,14 +186,13 @@ void segment_features(const Capsule<T>& moving_t, Vec3<T> direction_t, Segment<T
   for (int k = 0; k < 2; ++k) {
     if (((moving_ends >> k) & 1u) == 0) continue;
     const Vec3d end = k == 0 ? moving.a : moving.b;
-    const RayHit<double> h =
-        ray_vs_capsule(Capsule<double>{target.a, target.b, grown}, Ray<double>{end, direction, 0.0, ray_limit()});
+    const RayHit<double> h = entry_into_capsule(Capsule<double>{target.a, target.b, grown}, end, direction, ray_limit());
     if (h) best.take(h.t, h.point - h.normal * moving.radius, h.normal);
   }
   const Capsule<double> moving_grown{moving.a, moving.b, grown};
   for (int k = 0; k < (first_end_only ? 1 : 2); ++k) {
     const Vec3d end = k == 0 ? target.a : target.b;
-    const RayHit<double> h = ray_vs_capsule(moving_grown, Ray<double>{end, -direction, 0.0, ray_limit()});
+    const RayHit<double> h = entry_into_capsule(moving_grown, end, -direction, ray_limit());
     if (h) best.take(h.t, end - h.normal * r2, -h.normal);
   }
 }
