@@ -205,20 +205,23 @@ void segment_features(const Capsule<T>& moving_t, Vec3<T> direction_t, Segment<T
 /// the least of them is the first contact. Nothing meets the target before some point of the
 /// capsule reaches the slab, first the lower end (of a segment off the plane): when that end
 /// lands on the face, no other feature is looked at.
-template <Real T, class StartContact>
-SweepHit<T> sweep_flat(const Capsule<T>& moving, Vec3<T> direction, T max_distance, const detail::FlatTarget<T>& face,
-                       T limit, StartContact start) {
+template <Real T, class FaceOf, class StartContact>
+SweepHit<T> sweep_flat(const Capsule<T>& moving, Vec3<T> direction, T max_distance, const Vec3<T>* corners,
+                       int corner_count, T limit, FaceOf face_of, StartContact start) {
   const T r = moving.radius;
   // The target's ball (its corners' centroid and farthest corner) against the ball around the
-  // capsule moving along the path: apart all the way, the sweep misses.
+  // capsule moving along the path: apart all the way, the sweep misses, before the face's
+  // normal is worked out.
   Vec3<T> centre{};
-  for (int i = 0; i < face.count; ++i) centre += face.corners[i];
-  centre = centre * (T(1) / T(face.count));
-  T target_radius = 0;
-  for (int i = 0; i < face.count; ++i) target_radius = max(target_radius, distance(face.corners[i], centre));
+  for (int i = 0; i < corner_count; ++i) centre += corners[i];
+  centre = centre * (T(1) / T(corner_count));
+  T radius_squared = 0;
+  for (int i = 0; i < corner_count; ++i) radius_squared = max(radius_squared, length_squared(corners[i] - centre));
+  const T target_radius = std::sqrt(radius_squared);
   const Vec3<T> middle = (moving.a + moving.b) * T(0.5);
   const T moving_reach = ball_radius(moving) + limit;  // the capsule's ball, and the tolerance
   if (detail::balls_stay_apart(middle, direction, max_distance, centre, target_radius + moving_reach)) return {};
+  const detail::FlatTarget<T> face = face_of();
   const Vec3<T> n = face.n;
   const Vec3<T> ends[2] = {moving.a, moving.b};
   const T height[2] = {dot(n, moving.a) - face.offset, dot(n, moving.b) - face.offset};
@@ -396,7 +399,8 @@ SweepHit<T> capsule_cast(const Capsule<T>& moving, Vec3<T> direction, T max_dist
                          ContactTolerance<T> tol) {
   if (!valid_sweep(moving, direction, max_distance, target)) return {};
   const detail::TriangleCorners<T> corners(target);
-  return sweep_flat(moving, direction, max_distance, corners.target(), pair_limit(moving, target, tol),
+  return sweep_flat(moving, direction, max_distance, corners.v, 3, pair_limit(moving, target, tol),
+                    [&] { return corners.target(); },
                     [&] { return contact(moving, target, T(0), tol); });
 }
 
@@ -404,7 +408,9 @@ template <Real T>
 SweepHit<T> capsule_cast(const Capsule<T>& moving, Vec3<T> direction, T max_distance, const ConvexPolygon<T>& target,
                          ContactTolerance<T> tol) {
   if (!valid_sweep(moving, direction, max_distance, target)) return {};
-  return sweep_flat(moving, direction, max_distance, detail::flat_target(target), pair_limit(moving, target, tol),
+  const auto v = target.vertices();
+  return sweep_flat(moving, direction, max_distance, v.data(), static_cast<int>(v.size()), pair_limit(moving, target, tol),
+                    [&] { return detail::flat_target(target); },
                     [&] { return detail::polygon_contact(moving, target, tol); });
 }
 
