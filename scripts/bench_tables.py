@@ -392,7 +392,7 @@ def scene_speedup(h, o):
 def scene(figures):
     index = Index(figures, ["colliders", "query", "threads", "backend"])
     sizes = distinct(f["colliders"] for f in figures)
-    names = {"raycast": "raycast", "raycast_any": "raycast, any hit", "overlap_sphere": "overlap sphere", "sphere_cast": "sphere cast",
+    names = {"raycast": "raycast", "raycast_any": "raycast, any hit", "raycast_all": "raycast, all hits", "overlap_sphere": "overlap sphere", "sphere_cast": "sphere cast",
              "capsule_cast": "capsule cast", "move_commit": "1% teleported, commit", "move_drift_commit": "10% drifting 0.1 a frame, commit"}
     # Jolt is an optional baseline: its columns appear when the run compared it.
     jolt = any(f["backend"] == "jolt" for f in figures)

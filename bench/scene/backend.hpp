@@ -40,6 +40,21 @@ class Backend {
   /// Whether each ray hits anything within its distance (1) or not (0), stopping at the first
   /// hit found, on the calling thread.
   virtual void raycast_any(std::span<const QueryRay> rays, std::span<std::uint8_t> out) = 0;
+  /// How many colliders each ray meets within its distance, every hit listed (hitscan's
+  /// raycast_all; the libraries' all-hit collectors), on the calling thread.
+  void raycast_all(std::span<const QueryRay> rays, std::span<std::uint32_t> counts) {
+    for (std::size_t i = 0; i < rays.size(); ++i) {
+      all_hits(rays[i], ids_);
+      counts[i] = distinct(ids_);
+    }
+  }
+  /// The colliders one ray meets, sorted, each once (for the cross-check).
+  std::vector<std::uint32_t> raycast_all_ids(const QueryRay& ray) {
+    std::vector<std::uint32_t> ids;
+    all_hits(ray, ids);
+    ids.resize(distinct(ids));
+    return ids;
+  }
   /// How many colliders each sphere touches, on the calling thread.
   virtual void overlap_count(std::span<const Spheref> spheres, std::span<std::uint32_t> counts) = 0;
   /// The colliders one sphere touches, sorted by index (for the cross-check).
@@ -51,6 +66,20 @@ class Backend {
   /// Applies the moves and makes them visible to the next query; false when the backend has no
   /// incremental update (brute force).
   virtual bool move(std::span<const Move> moves) = 0;
+
+ protected:
+  /// Every hit of one ray as the backend lists them (a collider may appear more than once: a
+  /// solid's entry and exit, a mesh's triangles), by collider index.
+  virtual void all_hits(const QueryRay& ray, std::vector<std::uint32_t>& ids) = 0;
+
+ private:
+  /// Sorts ids and keeps each once; returns how many remain.
+  static std::uint32_t distinct(std::vector<std::uint32_t>& ids) {
+    std::sort(ids.begin(), ids.end());
+    ids.erase(std::unique(ids.begin(), ids.end()), ids.end());
+    return std::uint32_t(ids.size());
+  }
+  std::vector<std::uint32_t> ids_;
 };
 
 /// Runs trace(thread, first, count) over [0, total) in chunks of 256 that `threads` threads (the
@@ -132,6 +161,9 @@ class BruteForce final : public Backend {
   /// The first hit of one ray on collider `index` (+inf when it misses it).
   float ray_distance(std::uint32_t index, const QueryRay& ray) const;
   ShapeKind kind(std::uint32_t index) const;
+
+ protected:
+  void all_hits(const QueryRay& ray, std::vector<std::uint32_t>& ids) override;
 
  private:
   struct Colliders;

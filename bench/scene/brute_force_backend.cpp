@@ -189,6 +189,14 @@ void BruteForce::raycast_any(std::span<const QueryRay> rays, std::span<std::uint
   }
 }
 
+void BruteForce::all_hits(const QueryRay& ray, std::vector<std::uint32_t>& ids) {
+  ids.clear();
+  const std::uint32_t n = std::uint32_t(colliders_->shapes.size());
+  for (std::uint32_t k = 0; k < n; ++k) {
+    if (ray_distance(k, ray) < kInfinity<float>) ids.push_back(k);
+  }
+}
+
 void BruteForce::overlap_count(std::span<const Spheref> spheres, std::span<std::uint32_t> counts) {
   const std::uint32_t n = std::uint32_t(colliders_->shapes.size());
   for (std::size_t i = 0; i < spheres.size(); ++i) {

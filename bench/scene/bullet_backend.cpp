@@ -118,6 +118,16 @@ class BulletBackend final : public TouchingOverlaps<BulletBackend> {
     return true;
   }
 
+  void all_hits(const QueryRay& r, std::vector<std::uint32_t>& ids) override {
+    const btVector3 from = to_bullet(r.origin), to = to_bullet(r.origin + normalize(r.direction) * r.max_distance);
+    btCollisionWorld::AllHitsRayResultCallback callback(from, to);
+    worlds_[0]->world->rayTest(from, to, callback);
+    ids.clear();
+    for (int k = 0; k < callback.m_collisionObjects.size(); ++k) {
+      ids.push_back(std::uint32_t(callback.m_collisionObjects[k]->getUserIndex()));
+    }
+  }
+
   void sphere_cast(std::span<const SphereSweep> sweeps, std::span<CastAnswer> out) override {
     const btCollisionWorld& world = *worlds_[0]->world;
     for (std::size_t i = 0; i < sweeps.size(); ++i) {

@@ -3,7 +3,9 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <iterator>
 #include <map>
+#include <utility>
 
 namespace hitscan::bench {
 namespace {
@@ -72,29 +74,32 @@ CheckSummary compare_casts(const BruteForce& shapes, std::span<const CastAnswer>
   return s;
 }
 
-CheckSummary compare_overlaps(const BruteForce& shapes, Backend& reference, Backend& backend,
-                              std::span<const Spheref> spheres, std::size_t count) {
+namespace {
+
+// Sets of colliders, query by query: ids(i) gives the reference's and the backend's, each sorted.
+// A collider in one set only is borderline when borderline(i, k) says so; a query with any other
+// difference is a disagreement, the first few printed (`what` names the query).
+template <class Ids, class Borderline>
+CheckSummary compare_sets(const BruteForce& shapes, const std::string& name, std::size_t count, const char* what,
+                          Ids ids, Borderline borderline) {
   CheckSummary s;
   std::map<std::string, std::size_t> kinds;
   int printed = 0;
   for (std::size_t i = 0; i < count; ++i) {
     ++s.compared;
-    const std::vector<std::uint32_t> r = reference.overlap_ids(spheres[i]);
-    const std::vector<std::uint32_t> a = backend.overlap_ids(spheres[i]);
+    const auto [r, a] = ids(i);
     if (r == a) continue;
     std::vector<std::uint32_t> differing;
     std::set_symmetric_difference(r.begin(), r.end(), a.begin(), a.end(), std::back_inserter(differing));
     bool real = false;
     for (const std::uint32_t k : differing) {
-      const Spheref grown{spheres[i].center, spheres[i].radius + kOverlapMargin};
-      const Spheref shrunk{spheres[i].center, std::max(0.0f, spheres[i].radius - kOverlapMargin)};
-      if (shapes.touches(k, grown) && !shapes.touches(k, shrunk)) continue;
+      if (borderline(i, k)) continue;
       real = true;
       const bool in_reference = std::binary_search(r.begin(), r.end(), k);
       ++kinds[std::string(kind_of(shapes, k)) + (in_reference ? " missed" : " extra")];
       if (printed++ < kPrinted) {
-        std::printf("      %s sphere %zu: collider %u (%s) %s\n", backend.name().c_str(), i, k, kind_of(shapes, k),
-                    in_reference ? "touched by hitscan's answer only" : "touched by its answer only");
+        std::printf("      %s %s %zu: collider %u (%s) in %s\n", name.c_str(), what, i, k, kind_of(shapes, k),
+                    in_reference ? "hitscan's answer only" : "its answer only");
       }
     }
     if (real) {
@@ -105,6 +110,34 @@ CheckSummary compare_overlaps(const BruteForce& shapes, Backend& reference, Back
   }
   s.by_kind = format_kinds(kinds);
   return s;
+}
+
+}  // namespace
+
+CheckSummary compare_overlaps(const BruteForce& shapes, Backend& reference, Backend& backend,
+                              std::span<const Spheref> spheres, std::size_t count) {
+  return compare_sets(
+      shapes, backend.name(), count, "sphere",
+      [&](std::size_t i) { return std::pair{reference.overlap_ids(spheres[i]), backend.overlap_ids(spheres[i])}; },
+      [&](std::size_t i, std::uint32_t k) {
+        const Spheref grown{spheres[i].center, spheres[i].radius + kOverlapMargin};
+        const Spheref shrunk{spheres[i].center, std::max(0.0f, spheres[i].radius - kOverlapMargin)};
+        return shapes.touches(k, grown) && !shapes.touches(k, shrunk);
+      });
+}
+
+CheckSummary compare_all_hits(const BruteForce& shapes, Backend& reference, Backend& backend,
+                              std::span<const QueryRay> rays, std::size_t count) {
+  return compare_sets(
+      shapes, backend.name(), count, "ray",
+      [&](std::size_t i) { return std::pair{reference.raycast_all_ids(rays[i]), backend.raycast_all_ids(rays[i])}; },
+      [&](std::size_t i, std::uint32_t k) {
+        const QueryRay& ray = rays[i];
+        const float d = shapes.ray_distance(k, ray);
+        if (d < kInfinity<float>) return d >= ray.max_distance - kRayTolerance * std::max(1.0f, ray.max_distance);
+        const SphereSweep grazing{{ray.origin, kOverlapMargin}, ray.direction, ray.max_distance};
+        return shapes.sweep_distance(k, grazing) < kInfinity<float>;
+      });
 }
 
 CheckSummary compare_any(std::span<const CastAnswer> reference, std::span<const std::uint8_t> answers,

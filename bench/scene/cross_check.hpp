@@ -10,6 +10,9 @@
 // collider at another distance are disagreements. Each disagreement is classified by the kinds of
 // the colliders the two hit, and the first few are printed.
 //
+// All-hit rays: the sets of colliders each ray meets must be equal, a grazing ray or a hit at the
+// limit borderline (compare_all_hits).
+//
 // Overlaps: the sets of colliders touched must be equal. A collider in one set only is borderline
 // when brute force's pair kernel calls it touching for the query sphere grown by kOverlapMargin
 // and not for the sphere shrunk by it (Bullet and Jolt decide touching with their own arithmetic
@@ -62,6 +65,13 @@ CheckSummary compare_casts(const BruteForce& shapes, std::span<const CastAnswer>
 /// Overlap sets of the first `count` spheres, `backend` against `reference`.
 CheckSummary compare_overlaps(const BruteForce& shapes, Backend& reference, Backend& backend,
                               std::span<const Spheref> spheres, std::size_t count);
+
+/// All-hit rays: the sets of colliders the first `count` rays meet, `backend` against
+/// `reference`. A collider in one set only is borderline when brute force meets it within the
+/// tolerance of the ray's limit, or misses it by less than kOverlapMargin (a sphere of that radius
+/// swept along the ray touches it): a grazing ray.
+CheckSummary compare_all_hits(const BruteForce& shapes, Backend& reference, Backend& backend,
+                              std::span<const QueryRay> rays, std::size_t count);
 
 /// Any-hit answers (1 hit, 0 miss) against whether hitscan's closest hit (`reference`) exists. A
 /// difference is borderline, not a disagreement, when the backend's own closest-hit answer

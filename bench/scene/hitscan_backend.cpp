@@ -48,6 +48,12 @@ class HitscanBackend final : public Backend {
     for (std::size_t i = 0; i < rays.size(); ++i) out[i] = scene_.raycast_any(rays[i]) ? 1 : 0;
   }
 
+  void all_hits(const QueryRay& ray, std::vector<std::uint32_t>& ids) override {
+    scene_.raycast_all(ray, all_);
+    ids.clear();
+    for (const QueryHit& hit : all_) ids.push_back(std::uint32_t(hit.user_id));
+  }
+
   void overlap_count(std::span<const Spheref> spheres, std::span<std::uint32_t> counts) override {
     for (std::size_t i = 0; i < spheres.size(); ++i) {
       counts[i] = std::uint32_t(scene_.overlap_sphere(spheres[i], overlaps_));
@@ -85,7 +91,7 @@ class HitscanBackend final : public Backend {
   ThreadPool pool_;
   std::vector<ColliderId> ids_;
   std::vector<Vec3f> scales_;
-  std::vector<QueryHit> hits_;
+  std::vector<QueryHit> hits_, all_;
   std::vector<OverlapHit> overlaps_;
   std::string name_ = "hitscan";
 };

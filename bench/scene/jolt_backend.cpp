@@ -146,6 +146,14 @@ class JoltBackend final : public TouchingOverlaps<JoltBackend> {
     }
   }
 
+  void all_hits(const QueryRay& r, std::vector<std::uint32_t>& ids) override {
+    const JPH::RRayCast ray(to_jolt(r.origin), to_jolt(normalize(r.direction) * r.max_distance));
+    JPH::AllHitCollisionCollector<JPH::CastRayCollector> collector;
+    world_.query().CastRay(ray, ray_settings_, collector);
+    ids.clear();
+    for (const JPH::RayCastResult& hit : collector.mHits) ids.push_back(collider_of_[hit.mBodyID.GetIndex()]);
+  }
+
   void sphere_cast(std::span<const SphereSweep> sweeps, std::span<CastAnswer> out) override {
     const JPH::NarrowPhaseQuery& query = world_.query();
     for (std::size_t i = 0; i < sweeps.size(); ++i) {

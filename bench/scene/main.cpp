@@ -9,6 +9,9 @@
 //   raycast_any    whether anything lies within each ray's distance, stopping at the first hit
 //                  (Scene::raycast_any; Bullet: rayTest with a callback that ends the ray at its
 //                  first contact; Jolt: CastRay with an AnyHitCollisionCollector)
+//   raycast_all    every collider each ray meets within its distance (Scene::raycast_all; Bullet:
+//                  rayTest with an AllHitsRayResultCallback; Jolt: CastRay with an
+//                  AllHitCollisionCollector), counted once each
 //   overlap_sphere the colliders a sphere touches (Bullet: contactTest with a sphere object; Jolt:
 //                  CollideShape with a sphere, each body counted once)
 //   sphere_cast    first contact of a moving sphere (Bullet: convexSweepTest, ClosestConvexResult;
@@ -268,6 +271,28 @@ int run_size(std::size_t n, const Options& options, SceneLog& log) {
     failures += s.disagreements != 0;
   }
 
+  // All-hit rays, the same rays: the sets of colliders met compared on a prefix (brute force's
+  // share, or 2048 for the libraries), the counts timed.
+  std::vector<std::uint32_t> h_all(q.rays.size());
+  std::vector<std::vector<std::uint32_t>> l_all(nl, h_all);
+  std::vector<std::uint32_t> f_all(f_rays.size());
+  {
+    hitscan->raycast_all(q.rays, h_all);
+    std::size_t met = 0;
+    for (const std::uint32_t c : h_all) met += c;
+    std::printf("  raycast_all (the same rays, every collider met, %.2f on average):\n",
+                double(met) / double(q.rays.size()));
+    for (std::size_t k = 0; k < nl; ++k) {
+      print_check(libraries[k]->name().c_str(),
+                  compare_all_hits(brute, *hitscan, *libraries[k], q.rays, std::min<std::size_t>(2048, q.rays.size())));
+    }
+    if (with_brute_force) {
+      const CheckSummary s = compare_all_hits(brute, *hitscan, brute, q.rays, f_all.size());
+      print_check("brute_force", s);
+      failures += s.disagreements != 0;
+    }
+  }
+
   // Overlaps: sets compared on a prefix (brute force's share, or 2048 for the libraries), counts
   // timed.
   std::vector<std::uint32_t> h_counts(q.spheres.size());
@@ -327,6 +352,17 @@ int run_size(std::size_t n, const Options& options, SceneLog& log) {
     }
     alternate(e, rounds);
     log_entries(log, n, "raycast_any", 1, e, false);
+  }
+  {
+    std::vector<Entry> e = {{hitscan.get(), q.rays.size(), [&] { hitscan->raycast_all(q.rays, h_all); }, {}}};
+    for (std::size_t k = 0; k < nl; ++k) {
+      e.push_back({libraries[k].get(), q.rays.size(), [&, k] { libraries[k]->raycast_all(q.rays, l_all[k]); }, {}});
+    }
+    if (with_brute_force) {
+      e.push_back({&brute, f_all.size(), [&] { brute.raycast_all(prefix(q.rays, bf.rays), f_all); }, {}});
+    }
+    alternate(e, rounds);
+    log_entries(log, n, "raycast_all", 1, e, false);
   }
   {
     std::vector<Entry> e = {

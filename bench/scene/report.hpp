@@ -12,7 +12,8 @@ namespace hitscan::bench {
 
 struct SceneFigure {
   std::size_t colliders = 0;
-  /// "raycast", "raycast_any", "overlap_sphere", "sphere_cast", "capsule_cast", "move_commit",
+  /// "raycast", "raycast_any", "raycast_all", "overlap_sphere", "sphere_cast", "capsule_cast",
+  /// "move_commit",
   /// "move_<p>pct_commit" (hitscan alone, p% of the colliders moved per commit).
   std::string query;
   int threads = 1;
