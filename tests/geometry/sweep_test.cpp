@@ -338,6 +338,55 @@ TYPED_TEST(Sweep, CapsuleOntoTriangleByEachFeature) {
   EXPECT_EQ(capsule_cast(across, down, h.distance, top_edge).distance, h.distance);
 }
 
+// The capsule against a triangle (and a capsule) where its features degenerate: a segment of
+// radius 0, a segment parallel to an edge or to the target capsule (no common normal), a triangle
+// whose corners lie on a line (the union of its edges), invalid input, and a limit of +inf.
+TYPED_TEST(Sweep, CapsuleOntoTriangleDegenerateCases) {
+  using T = TypeParam;
+  const Vec3<T> down{0, 0, -1};
+  const T inf = std::numeric_limits<T>::infinity(), nan = std::numeric_limits<T>::quiet_NaN();
+  const Triangle<T> top_edge{{-1, 0, 0}, {1, 0, 0}, {0, 0, -2}};
+  // Radius 0: the bare segment across the plane y = 0 meets the top edge when 5 - s = 0.
+  EXPECT_TRUE(IsHit(capsule_cast(Capsule<T>{{0, -1, 5}, {0, 1, 5}, 0}, down, T(10), top_edge), 5, {0, 0, 0}, {0, 0, 1},
+                    hand<T>()));
+  // ... and a bare segment beside the triangle, off its edge's span, misses.
+  EXPECT_FALSE(capsule_cast(Capsule<T>{{2, -1, 5}, {2, 1, 5}, 0}, down, T(10), top_edge));
+  // Parallel to the top edge, in the triangle's plane: the ends' balls land on the edge when
+  // 5 - s = 0.5, somewhere under the segment.
+  {
+    const SweepHit<T> h = capsule_cast(Capsule<T>{{T(-0.5), 0, 5}, {T(0.5), 0, 5}, T(0.5)}, down, T(10), top_edge);
+    ASSERT_TRUE(h.hit);
+    EXPECT_FALSE(h.started_in_contact);
+    EXPECT_NEAR(double(h.distance), 4.5, hand<T>());
+    EXPECT_NEAR(length(reference::to_double(h.normal) - Vec3d{0, 0, 1}), 0.0, hand<T>());
+    EXPECT_NEAR(double(h.point.z), 0.0, hand<T>());
+    EXPECT_LE(std::abs(double(h.point.x)), 0.5 + hand<T>());
+  }
+  // A capsule parallel to a capsule target, overlapping it along x: the touch at 5 - s = 0.5 + 0.25,
+  // somewhere on the shared span.
+  {
+    const SweepHit<T> h = capsule_cast(Capsule<T>{{-1, 0, 5}, {1, 0, 5}, T(0.5)}, down, T(10),
+                                       Capsule<T>{{T(0.5), 0, 0}, {3, 0, 0}, T(0.25)});
+    ASSERT_TRUE(h.hit);
+    EXPECT_NEAR(double(h.distance), 4.25, hand<T>());
+    EXPECT_NEAR(length(reference::to_double(h.normal) - Vec3d{0, 0, 1}), 0.0, hand<T>());
+    EXPECT_NEAR(double(h.point.z), 0.25, hand<T>());
+    EXPECT_GE(double(h.point.x), 0.5 - hand<T>());
+    EXPECT_LE(double(h.point.x), 1 + hand<T>());
+  }
+  // Corners on a line (no plane): the segment along y meets the middle corner's edges at s = 4.5.
+  const Triangle<T> line{{-1, 0, 0}, {0, 0, 0}, {1, 0, 0}};
+  EXPECT_TRUE(IsHit(capsule_cast(Capsule<T>{{0, -1, 5}, {0, 1, 5}, T(0.5)}, down, inf, line), 4.5, {0, 0, 0},
+                    {0, 0, 1}, hand<T>()));
+  // Invalid input is a miss.
+  const Capsule<T> capsule{{0, -1, 5}, {0, 1, 5}, T(0.5)};
+  EXPECT_FALSE(capsule_cast(capsule, Vec3<T>{0, nan, -1}, T(10), top_edge));
+  EXPECT_FALSE(capsule_cast(capsule, Vec3<T>{}, T(10), top_edge));
+  EXPECT_FALSE(capsule_cast(capsule, down, T(10), Triangle<T>{{-1, 0, 0}, {1, inf, 0}, {0, 0, -2}}));
+  EXPECT_FALSE(capsule_cast(Capsule<T>{{0, -1, 5}, {0, 1, inf}, T(0.5)}, down, T(10), top_edge));
+  EXPECT_FALSE(capsule_cast(capsule, down, T(-1), top_edge));
+}
+
 TYPED_TEST(Sweep, DegenerateCapsuleCastsAsASphere) {
   using T = TypeParam;
   const Sphere<T> sphere{{T(0.3), T(-0.2), 6}, T(0.4)};
