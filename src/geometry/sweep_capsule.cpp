@@ -1,8 +1,8 @@
 // Capsule casts (geometry/sweep.hpp). A plane is met first by the capsule's lower end, exactly; a
 // sphere is a ray from its centre, moving backwards, against the capsule grown by its radius
 // (the relative motion is the same); a capsule, triangle or convex polygon exactly, feature by
-// feature (segment_features, sweep_flat below); every other target is conservative advancement on the GJK distance of the
-// capsule's segment and the target (sweep_advancement.cpp).
+// feature (segment_features, sweep_flat below); every other target is conservative advancement
+// on the GJK distance of the capsule's segment and the target (sweep_advancement.cpp).
 
 #include <algorithm>
 #include <cmath>
@@ -33,6 +33,11 @@ SweepHit<T> advance(const Capsule<T>& moving, Vec3<T> direction, T max_distance,
                                                      target_core, target_radius, vec3_cast<double>(direction),
                                                      detail::advancement_limit(max_distance), limit),
                                      max_distance);
+}
+
+template <Real T>
+Capsule<double> to_double(const Capsule<T>& c) {
+  return {vec3_cast<double>(c.a), vec3_cast<double>(c.b), double(c.radius)};
 }
 
 /// The radius of the ball about the segment's middle that holds the capsule.
@@ -165,11 +170,9 @@ struct FirstContact {
 /// target towards the moving shape). In double whatever T: a ray grazing a rounded part loses
 /// half its digits along the ray, and in float that would put the normal a few 1e-4 off.
 template <Real T>
-void segment_features(const Capsule<T>& moving_t, Vec3<T> direction_t, Segment<T> target_t, T target_radius,
+void segment_features(const Capsule<double>& moving, Vec3d direction, Segment<T> target_t, T target_radius,
                       unsigned moving_ends, bool first_end_only, FirstContact<T>& best) {
-  const Capsule<double> moving{vec3_cast<double>(moving_t.a), vec3_cast<double>(moving_t.b), double(moving_t.radius)};
   const Segment<double> target = to_double(target_t);
-  const Vec3d direction = vec3_cast<double>(direction_t);
   const double r2 = double(target_radius), grown = moving.radius + r2;
   // Rays reach a little past `reach` (more than one ulp of T): a contact that rounds to it is
   // still seen.
@@ -265,6 +268,8 @@ SweepHit<T> sweep_flat(const Capsule<T>& moving, Vec3<T> direction, T max_distan
       if (k == first && one_side && lowest > r) return best.hit;  // the lower end, first into the slab
     }
   }
+  const Capsule<double> moving_d = to_double(moving);
+  const Vec3d direction_d = vec3_cast<double>(direction);
   for (int i = 0; i < face.count; ++i) {
     const Segment<T> edge = face.edge(i);
     // The edge's ball against the capsule's ball moving along the path (as for the whole target).
@@ -272,7 +277,7 @@ SweepHit<T> sweep_flat(const Capsule<T>& moving, Vec3<T> direction, T max_distan
                                  T(0.5) * distance(edge.a, edge.b) + moving_reach)) {
       continue;
     }
-    segment_features(moving, direction, edge, T(0), ends_to_edges, true, best);
+    segment_features(moving_d, direction_d, edge, T(0), ends_to_edges, true, best);
   }
   return best.hit;
 }
@@ -302,7 +307,8 @@ SweepHit<T> capsule_cast(const Capsule<T>& moving, Vec3<T> direction, T max_dist
   const Contact<T> start = contact(moving, target, T(0), tol);
   if (start.touching) return started_in_contact(start);
   FirstContact<T> best(max_distance);
-  segment_features(moving, direction, Segment<T>{target.a, target.b}, target.radius, 3u, false, best);
+  segment_features(to_double(moving), vec3_cast<double>(direction), Segment<T>{target.a, target.b}, target.radius, 3u,
+                   false, best);
   return best.hit;
 }
 
