@@ -155,7 +155,9 @@ TEST(SceneCommit, ReservingChangesNoAnswer) {
     e.id = reserved.add(e.desc).value();
     ASSERT_EQ(grown.add(e.desc).value(), e.id);
     entries.push_back(e);
-    if (i == 500) ASSERT_TRUE(reserved.reserve(900).ok());  // with colliders pending
+    if (i == 500) {
+      ASSERT_TRUE(reserved.reserve(900).ok());  // with colliders pending
+    }
   }
   reserved.commit();
   grown.commit();
