@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "hitscan/bvh/detail/prefetch.hpp"
+#include "hitscan/bvh/detail/traverse.hpp"
 #include "hitscan/bvh/wide_bvh.hpp"
 #include "hitscan/geometry/ray_triangle.hpp"
 #include "hitscan/mesh/mesh_bvh.hpp"
@@ -31,6 +32,8 @@ struct MeshBvh::Data {
   HugePageVector<bvh::WideNode> nodes;
   /// Leaf packs in leaf order.
   HugePageVector<LeafPack> packs;
+  /// The box around the root's children: a ray that misses it leaves before the walk.
+  bvh::RootBox root_box;
   /// The triangles left out of the tree as degenerate at build time (refit must find them still
   /// degenerate: the tree has no place for them).
   std::vector<std::uint32_t> left_out;

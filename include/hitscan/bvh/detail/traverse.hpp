@@ -104,6 +104,52 @@ inline PackHit<simd::Float8> ray_vs_node(const WideNode& node, const NodeRay& ra
   return out;
 }
 
+/// The box around every box of a tree's root node, as the gate of a walk: min in lanes 0-2 of
+/// `lo`, max in lanes 0-2 of `hi`, lane 3 -inf and +inf (so that lane never decides).
+struct RootBox {
+  simd::Float4 lo{-kInfinity<float>}, hi{kInfinity<float>};
+
+  /// The union of the root node's children (every lane empty: a box no ray enters).
+  static RootBox of(const WideNode& root) {
+    float box[6][kWideWidth];
+    root.bounds.min_x.store(box[0]), root.bounds.min_y.store(box[1]), root.bounds.min_z.store(box[2]);
+    root.bounds.max_x.store(box[3]), root.bounds.max_y.store(box[4]), root.bounds.max_z.store(box[5]);
+    float lo[4] = {kInfinity<float>, kInfinity<float>, kInfinity<float>, -kInfinity<float>};
+    float hi[4] = {-kInfinity<float>, -kInfinity<float>, -kInfinity<float>, kInfinity<float>};
+    for (int i = 0; i < kWideWidth; ++i) {
+      for (int a = 0; a < 3; ++a) lo[a] = min(lo[a], box[a][i]), hi[a] = max(hi[a], box[3 + a][i]);
+    }
+    return {simd::Float4::load(lo), simd::Float4::load(hi)};
+  }
+};
+
+/// Whether a valid ray may enter any box inside `box` within [ray.tmin, tmax] by ray_vs_node's
+/// test (with its cull_limit). The test's roundings are monotone in the planes, so a box inside
+/// `box` gives an entry no nearer and an exit no farther than `box` does: false here means false
+/// for every child of the root, and a walk that would test only the root leaves after this one
+/// box test, before any of its own preparation. The same inverses as NodeRay::from_ray (one
+/// vector division; the octant from their signs, -0 included), 0 * inf dropped as there.
+inline bool ray_may_enter(const RootBox& box, const Rayf& ray, float tmax) {
+  using F = simd::Float4;
+  const F origin = F::load(&ray.origin.x);  // lane 3 holds dir.x: finite, against infinite planes
+  // A ray from inside the box (a player in a level, most incoherent rays) is let through without
+  // the slab test: "may enter" is all the walk needs to know.
+  if (all((origin >= box.lo) & (origin <= box.hi))) return true;
+  static_assert(offsetof(Rayf, tmin) == offsetof(Rayf, dir) + 3 * sizeof(float), "dir, then tmin");
+  const F dir = select(F(0.0f, 0.0f, 0.0f, 1.0f) != F(0.0f), F(1.0f), F::load(&ray.dir.x));
+  const F inv = F(1.0f) / dir;
+  const auto negative = inv < F(0.0f);
+  const F near = select(negative, box.hi, box.lo), far = select(negative, box.lo, box.hi);
+  // max(t, -inf) and min(t, +inf) keep t and turn a NaN lane into the neutral one.
+  const F entry = max((near - origin) * inv, F(-kInfinity<float>));
+  const F exit = min((far - origin) * (inv * F(kFarScale<float>)), F(kInfinity<float>));
+  alignas(16) float n[4], f[4];
+  entry.store(n), exit.store(f);
+  const float t0 = max(max(max(ray.tmin, n[0]), n[1]), n[2]);
+  const float t1 = min(min(min(cull_limit(tmax), f[0]), f[1]), f[2]);
+  return t0 <= t1;
+}
+
 /// How far below the ray's entry into its leaf's box a hit may lie: 6 epsilon. The float
 /// triangle test can put a hit of a sliver many ulps before its exact distance, and so before its
 /// box. A nearer hit found first elsewhere would then cull that box (entry beyond
