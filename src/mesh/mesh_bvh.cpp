@@ -102,6 +102,7 @@ Result<MeshBvh> MeshBvh::build(std::shared_ptr<const TriangleMesh> mesh, const b
   };
   data->nodes = bvh::collapse_to_wide(binary, make_leaf);
   if (!data->nodes.empty()) data->root_box = bvh::RootBox::of(data->nodes[0]);
+  data->prefetch = data->nodes.size() * sizeof(bvh::WideNode) + data->packs.size() * sizeof(LeafPack) > kPrefetchBytes;
   for (std::size_t i = 0; i < mesh->triangle_count(); ++i) {
     if (!mesh->is_usable(i)) data->left_out.push_back(static_cast<std::uint32_t>(i));
   }
@@ -138,7 +139,7 @@ MeshHit MeshBvh::intersect_counted(const Rayf& ray, FaceMode faces, HitFields fi
   };
   Search s(*data_, ray, faces, triangles);
   float tmax = ray.tmax;
-  bvh::traverse<true>(s.d.nodes, ray, tmax, [&s](std::uint32_t first, std::uint32_t count, float& t_limit, float floor) {
+  const auto leaf = [&s](std::uint32_t first, std::uint32_t count, float& t_limit, float floor) {
     if (!s.prepared) s.prepared = WatertightRay<float>::from_valid_ray(s.ray);
     // Only the counting overload counts: a store through the pointer might alias the walk's
     // state, which the compiler would then reload after it.
@@ -168,7 +169,12 @@ MeshHit MeshBvh::intersect_counted(const Rayf& ray, FaceMode faces, HitFields fi
       }
     }
     return false;
-  }, on_node, PrefetchPack{s.d.packs.data()});
+  };
+  if (s.d.prefetch) {
+    bvh::traverse<true>(s.d.nodes, ray, tmax, leaf, on_node, PrefetchPack{s.d.packs.data()});
+  } else {
+    bvh::traverse<true>(s.d.nodes, ray, tmax, leaf, on_node, bvh::NoPrefetch{});
+  }
   if (s.best_lane < 0) return {};
   return complete_hit(ray, tmax, s.best_pack, s.best_lane, s.best_u, s.best_v, s.best_back, fields);
 }
@@ -244,7 +250,7 @@ MeshHit MeshBvh::complete_hit(const Rayf& ray, float t, std::uint32_t pack, int 
   float tmax = ray.tmax;
   bool found = false;
   const Data& d = *data_;
-  bvh::traverse<false>(d.nodes, ray, tmax, [&](std::uint32_t first, std::uint32_t count, float&, float floor) {
+  const auto leaf = [&](std::uint32_t first, std::uint32_t count, float&, float floor) {
     if (!prepared) prepared = WatertightRay<float>::from_valid_ray(ray);
     for (std::uint32_t p = first; p < first + count; ++p) {
       const PackHit<simd::Float4> h = ray_vs_triangles(d.packs[p].triangles, *prepared, ray.dir);
@@ -252,7 +258,12 @@ MeshHit MeshBvh::complete_hit(const Rayf& ray, float t, std::uint32_t pack, int 
       if ((bits(h.hit & within) & accepted_faces(h, faces)) != 0) return found = true;
     }
     return false;
-  }, bvh::IgnoreNodes{}, PrefetchPack{d.packs.data()});
+  };
+  if (d.prefetch) {
+    bvh::traverse<false>(d.nodes, ray, tmax, leaf, bvh::IgnoreNodes{}, PrefetchPack{d.packs.data()});
+  } else {
+    bvh::traverse<false>(d.nodes, ray, tmax, leaf, bvh::IgnoreNodes{}, bvh::NoPrefetch{});
+  }
   return found;
 }
 

@@ -27,6 +27,10 @@ struct LeafPack {
   std::array<std::uint32_t, 4> ids;
 };
 
+/// The size of a tree (nodes and leaf packs) above which its walks prefetch: about what a core's
+/// own cache holds.
+inline constexpr std::size_t kPrefetchBytes = std::size_t(4) << 20;
+
 struct MeshBvh::Data {
   /// Both arrays are read at random by every ray: on huge pages when they are large.
   HugePageVector<bvh::WideNode> nodes;
@@ -34,6 +38,9 @@ struct MeshBvh::Data {
   HugePageVector<LeafPack> packs;
   /// The box around the root's children: a ray that misses it leaves before the walk.
   bvh::RootBox root_box;
+  /// Whether walks ask for the cache lines of the nodes and leaves they will visit: only for a
+  /// tree larger than kPrefetchBytes, which a ray's walk does not find in the cache.
+  bool prefetch = false;
   /// The triangles left out of the tree as degenerate at build time (refit must find them still
   /// degenerate: the tree has no place for them).
   std::vector<std::uint32_t> left_out;

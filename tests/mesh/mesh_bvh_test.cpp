@@ -8,8 +8,12 @@
 
 #include <algorithm>
 #include <bit>
+#include <cmath>
+#include <cstdint>
+#include <memory>
 #include <numeric>
 #include <random>
+#include <vector>
 
 #include "mesh/mesh_test_meshes.hpp"
 
@@ -228,6 +232,70 @@ TEST(MeshBvh, TminAndTmaxBoundTheHit) {
   EXPECT_FALSE(bvh.intersect({through.origin, through.dir, 0, 3.9f}).hit);
   EXPECT_FALSE(bvh.occluded({through.origin, through.dir, 0, 3.9f}));
   EXPECT_TRUE(bvh.occluded({through.origin, through.dir, 0, 4.1f}));
+}
+
+// A tree too large for a core's cache takes the walk that prefetches nodes and leaves; its answers
+// are those of the geometry: a flat grid of 220 x 220 unit cells (96,800 triangles) in z = 0, each
+// cut along its diagonal, against rays aimed at points inside the cells away from the edges, from
+// above and below, with limits short of and past the plane, and rays that pass beside the grid.
+TEST(MeshBvh, ATreeBeyondTheCacheAnswersAsTheGeometry) {
+  constexpr int kCells = 220;
+  std::vector<Vec3f> positions;
+  std::vector<TriangleMesh::Indices> triangles;
+  for (int j = 0; j <= kCells; ++j) {
+    for (int i = 0; i <= kCells; ++i) positions.push_back({float(i), float(j), 0.0f});
+  }
+  const auto corner = [](int i, int j) { return std::uint32_t(j * (kCells + 1) + i); };
+  for (int j = 0; j < kCells; ++j) {
+    for (int i = 0; i < kCells; ++i) {
+      triangles.push_back({corner(i, j), corner(i + 1, j), corner(i + 1, j + 1)});  // below the diagonal
+      triangles.push_back({corner(i, j), corner(i + 1, j + 1), corner(i, j + 1)});  // above it
+    }
+  }
+  const auto mesh = std::make_shared<const TriangleMesh>(TriangleMesh::make(positions, triangles).value());
+  const MeshBvh bvh = MeshBvh::build(mesh).value();
+  ASSERT_GT(bvh.memory_bytes(), std::size_t(4) << 20);  // beyond the size above which walks prefetch
+
+  std::mt19937 rng(23);
+  std::uniform_real_distribution<double> cell(0.0, double(kCells)), inside(0.05, 0.95), height(1.0, 50.0);
+  for (int n = 0; n < 3000; ++n) {
+    const double cx = std::floor(cell(rng)), cy = std::floor(cell(rng));
+    double fx = inside(rng), fy = inside(rng);
+    if (std::abs(fx - fy) < 0.05) fy = fx < 0.5 ? fx + 0.3 : fx - 0.3;  // away from the diagonal
+    const Vec3d target{cx + fx, cy + fy, 0.0};
+    const double side = (n & 1) ? 1.0 : -1.0;
+    const Vec3d origin{cell(rng), cell(rng), side * height(rng)};
+    const Vec3d to = target - origin;
+    const double distance = length(to);
+    const Rayf ray{vec3_cast<float>(origin), vec3_cast<float>(to / distance), 0.0f,
+                   (n % 3 == 0) ? float(distance) * 0.999f : kInfinity<float>};
+    const MeshHit hit = bvh.intersect(ray);
+    // The reference from the float ray itself, in double: where it meets z = 0, and that point's
+    // cell and side of the diagonal (still well inside the cell aimed at).
+    const Vec3d o = vec3_cast<double>(ray.origin), d = vec3_cast<double>(ray.dir);
+    const double t = -o.z / d.z;
+    const Vec3d at = o + d * t;
+    const double px = at.x - std::floor(at.x), py = at.y - std::floor(at.y);
+    if (n % 3 == 0) {  // stops short of the plane
+      EXPECT_FALSE(hit.hit) << "ray " << n;
+      EXPECT_FALSE(bvh.occluded(ray)) << "ray " << n;
+      continue;
+    }
+    ASSERT_TRUE(hit.hit) << "ray " << n;
+    EXPECT_TRUE(bvh.occluded(ray)) << "ray " << n;
+    ASSERT_EQ(std::floor(at.x), cx) << "ray " << n;
+    ASSERT_EQ(std::floor(at.y), cy) << "ray " << n;
+    const auto expected = std::uint32_t(2 * (int(cy) * kCells + int(cx)) + (px > py ? 0 : 1));
+    EXPECT_EQ(hit.triangle, expected) << "ray " << n;
+    EXPECT_NEAR(hit.t, t, 1e-6 * (t + length(o))) << "ray " << n;
+    EXPECT_EQ(hit.back_face, side < 0) << "ray " << n;  // the triangles face +z
+  }
+  // Beside the grid, parallel to it and pointing away: misses, most of them at the root's box.
+  for (const Rayf& beside : {Rayf{{-5, -5, 1}, {0, 0, 1}}, Rayf{{110, 110, 1}, {1, 0, 0}}, Rayf{{110, 110, 1}, {0, 0, 1}},
+                             Rayf{{-1, 110, -3}, {-1, 0, 0.5f}}}) {
+    EXPECT_FALSE(bvh.intersect(beside).hit);
+    EXPECT_FALSE(bvh.occluded(beside));
+  }
 }
 
 }  // namespace

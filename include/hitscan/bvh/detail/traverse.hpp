@@ -8,6 +8,7 @@
 #include <cstddef>
 #include <limits>
 #include <span>
+#include <type_traits>
 
 #include "hitscan/bvh/detail/prefetch.hpp"
 #include "hitscan/bvh/detail/stack_rank.hpp"
@@ -196,6 +197,12 @@ struct NoLeafPrefetch {
   void operator()(std::uint32_t /*first*/) const {}
 };
 
+/// Given as traverse's leaf prefetcher, asks for no cache line at all, neither a leaf's nor a
+/// node's: for a tree that stays in the cache, where a prefetch is only instructions.
+struct NoPrefetch {
+  void operator()(std::uint32_t /*first*/) const {}
+};
+
 /// Walks the tree. `leaf(first, count, tmax, floor)` tests the leaf items and lowers tmax to the
 /// nearest hit it finds; it returns true to stop the walk (an any-hit query). `floor` is
 /// leaf_floor of the ray's entry into the leaf's box: the leaf raises each hit's t to it
@@ -212,6 +219,7 @@ template <bool kNearFirst, class Leaf, class OnNode = IgnoreNodes, class Prefetc
 void traverse(std::span<const WideNode> nodes, const Rayf& ray, float& tmax, Leaf&& leaf, OnNode on_node = {},
               PrefetchLeaf prefetch_leaf = {}) {
   if (nodes.empty()) return;
+  constexpr bool kPrefetch = !std::is_same_v<PrefetchLeaf, NoPrefetch>;
   const NodeRay node_ray = NodeRay::from_ray(ray);
   // The stack, one array per field so that a node's children go on it with a store each; a push
   // writes 8 slots whatever the number of children.
@@ -230,7 +238,7 @@ void traverse(std::span<const WideNode> nodes, const Rayf& ray, float& tmax, Lea
       const WideNode& node = nodes[child];
       // The line of the children's indices, asked for with the bounds' lines: the test reads it
       // only once its mask is known, and a node out of cache would then wait on a second miss.
-      prefetch_line(node.child);
+      if constexpr (kPrefetch) prefetch_line(node.child);
       on_node();
       const PackHit<simd::Float8> boxes = ray_vs_node(node, node_ray, cull);
       const auto mask = static_cast<unsigned>(bits(boxes.hit));
@@ -253,7 +261,7 @@ void traverse(std::span<const WideNode> nodes, const Rayf& ray, float& tmax, Lea
         const auto [next, waits] = kNearFirst ? order_two(first, t[first], second, t[second]) : NearFar{second, first};
         stack_child[top] = node.child[waits], stack_count[top] = node.count[waits], stack_t[top] = t[waits];
         ++top;
-        prefetch_child(nodes, prefetch_leaf, node.child[waits], node.count[waits]);
+        if constexpr (kPrefetch) prefetch_child(nodes, prefetch_leaf, node.child[waits], node.count[waits]);
         child = node.child[next], count = node.count[next], entry = t[next];
         continue;
       } else {
@@ -265,7 +273,9 @@ void traverse(std::span<const WideNode> nodes, const Rayf& ray, float& tmax, Lea
         // The last is next: taken from the node rather than back from the stack, which would put
         // a store and a load on the walk's critical path.
         const int waiting = std::popcount(mask) - 1;
-        for (int k = top; k < top + waiting; ++k) prefetch_child(nodes, prefetch_leaf, stack_child[k], stack_count[k]);
+        if constexpr (kPrefetch) {
+          for (int k = top; k < top + waiting; ++k) prefetch_child(nodes, prefetch_leaf, stack_child[k], stack_count[k]);
+        }
         top += waiting;
         const int lane = simd::selected_lane(order, waiting);
         child = node.child[lane], count = node.count[lane], entry = stack_t[top];
