@@ -270,8 +270,8 @@ MeshHit MeshBvh::complete_hit(const Rayf& ray, float t, std::uint32_t pack, int 
 std::size_t MeshBvh::intersect_all(const Rayf& ray, std::vector<MeshHit>& out, FaceMode faces,
                                    HitFields fields) const {
   out.clear();
-  const WatertightRay<float> prepared = WatertightRay<float>::from_ray(ray);
-  if (!data_ || !prepared.valid) return 0;
+  if (!data_ || !is_valid(ray) || !bvh::ray_may_enter(data_->root_box, ray, ray.tmax)) return 0;
+  const WatertightRay<float> prepared = WatertightRay<float>::from_valid_ray(ray);
   float tmax = ray.tmax;  // never lowered: every hit counts
   const Data& d = *data_;
   bvh::traverse<false>(d.nodes, ray, tmax, [&](std::uint32_t first, std::uint32_t count, float&, float floor) {
