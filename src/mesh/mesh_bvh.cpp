@@ -45,16 +45,15 @@ Vec3f lane_normal(const TrianglePack4& pack, int lane) {
   return normalize(cross(t.v1 - t.v0, t.v2 - t.v0));
 }
 
-// Lanes whose facing the query accepts.
-int accepted_faces(const PackHit<simd::Float4>& h, FaceMode faces) {
-  const int back = bits(h.back_face);
-  switch (faces) {
-    case FaceMode::front_only: return ~back & 0xF;
-    case FaceMode::back_only: return back;
-    case FaceMode::both: break;
-  }
-  return 0xF;
-}
+// The lanes whose facing a query accepts, from the lanes' back-face bits, by one xor and one or
+// made once per query: both faces take every lane, front only the lanes not back, back only the
+// back lanes.
+struct FaceFilter {
+  int flip, all;
+  explicit FaceFilter(FaceMode faces)
+      : flip(faces == FaceMode::front_only ? 0xF : 0), all(faces == FaceMode::both ? 0xF : 0) {}
+  int operator()(const PackHit<simd::Float4>& h) const { return (bits(h.back_face) ^ flip) | all; }
+};
 
 
 }  // namespace
@@ -129,7 +128,7 @@ MeshHit MeshBvh::intersect_counted(const Rayf& ray, FaceMode faces, HitFields fi
     Search(const Data& data, const Rayf& r, FaceMode f, std::uint32_t* t) : d(data), ray(r), faces(f), triangles(t) {}
     const Data& d;
     const Rayf& ray;
-    FaceMode faces;
+    FaceFilter faces;
     std::uint32_t* triangles;
     std::optional<WatertightRay<float>> prepared;
     std::uint32_t best_pack = 0, best_id = kNoPrimitive;
@@ -147,7 +146,7 @@ MeshHit MeshBvh::intersect_counted(const Rayf& ray, FaceMode faces, HitFields fi
     for (std::uint32_t p = first; p < first + count; ++p) {
       s.prepared->tmax = t_limit;
       const PackHit<simd::Float4> h = ray_vs_triangles(s.d.packs[p].triangles, *s.prepared, s.ray.dir);
-      int lanes = bits(h.hit) & accepted_faces(h, s.faces);
+      int lanes = bits(h.hit) & s.faces(h);
       if (lanes == 0) continue;
       // The lanes go through memory only here, on a hit: read one by one from the start, the
       // pack's results would live on the stack for every pack tested.
@@ -247,6 +246,7 @@ MeshHit MeshBvh::complete_hit(const Rayf& ray, float t, std::uint32_t pack, int 
 [[gnu::flatten]] bool MeshBvh::occluded(const Rayf& ray, FaceMode faces) const {
   if (!data_ || !is_valid(ray) || !bvh::ray_may_enter(data_->root_box, ray, ray.tmax)) return false;
   std::optional<WatertightRay<float>> prepared;  // made at the first leaf, as for intersect
+  const FaceFilter accepted(faces);
   float tmax = ray.tmax;
   bool found = false;
   const Data& d = *data_;
@@ -255,7 +255,7 @@ MeshHit MeshBvh::complete_hit(const Rayf& ray, float t, std::uint32_t pack, int 
     for (std::uint32_t p = first; p < first + count; ++p) {
       const PackHit<simd::Float4> h = ray_vs_triangles(d.packs[p].triangles, *prepared, ray.dir);
       const auto within = max(h.t, simd::Float4(floor)) <= simd::Float4(ray.tmax);  // leaf_t, 4 lanes
-      if ((bits(h.hit & within) & accepted_faces(h, faces)) != 0) return found = true;
+      if ((bits(h.hit & within) & accepted(h)) != 0) return found = true;
     }
     return false;
   };
@@ -273,11 +273,12 @@ std::size_t MeshBvh::intersect_all(const Rayf& ray, std::vector<MeshHit>& out, F
   if (!data_ || !is_valid(ray) || !bvh::ray_may_enter(data_->root_box, ray, ray.tmax)) return 0;
   const WatertightRay<float> prepared = WatertightRay<float>::from_valid_ray(ray);
   float tmax = ray.tmax;  // never lowered: every hit counts
+  const FaceFilter accepted(faces);
   const Data& d = *data_;
   bvh::traverse<false>(d.nodes, ray, tmax, [&](std::uint32_t first, std::uint32_t count, float&, float floor) {
     for (std::uint32_t p = first; p < first + count; ++p) {
       const PackHit<simd::Float4> h = ray_vs_triangles(d.packs[p].triangles, prepared, ray.dir);
-      for (int lanes = bits(h.hit) & accepted_faces(h, faces); lanes != 0; lanes &= lanes - 1) {
+      for (int lanes = bits(h.hit) & accepted(h); lanes != 0; lanes &= lanes - 1) {
         const int lane = std::countr_zero(static_cast<unsigned>(lanes));
         const float t = bvh::leaf_t(h.t[lane], floor);
         if (t > ray.tmax) continue;

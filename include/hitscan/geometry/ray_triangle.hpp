@@ -40,10 +40,12 @@ inline WatertightRay<T> WatertightRay<T>::from_valid_ray(const Ray<T>& ray) {
   r.origin = ray.origin;
   r.tmin = ray.tmin;
   r.tmax = ray.tmax;
-  // Arrays and integer masks rather than branches: the axes of random rays are unpredictable,
-  // and the compiler turns plain selects among these small integers into jumps that a stream of
-  // random rays mispredicts about half the time.
-  const T d[3] = {ray.dir.x, ray.dir.y, ray.dir.z};
+  // Integer arithmetic rather than branches: the axes of random rays are unpredictable, and the
+  // compiler turns plain selects among these small integers into jumps that a stream of random
+  // rays mispredicts about half the time. The direction's components are read where the ray
+  // keeps them, by index.
+  const T* d = &ray.dir.x;
+  static_assert(sizeof(Vec3<T>) == 3 * sizeof(T), "x, y, z side by side");
   const Vec3<T> m = abs(ray.dir);
   // max_dimension's answer, NaN included: x over y when m.x >= m.y, then the larger over z.
   const int x_over_y = int(m.x >= m.y);
@@ -51,16 +53,17 @@ inline WatertightRay<T> WatertightRay<T>::from_valid_ray(const Ray<T>& ray) {
   const int z_wins = int(!(larger >= m.z));
   const int xy = 1 - x_over_y;
   r.kz = xy + z_wins * (2 - xy);
-  constexpr int kNext[3] = {1, 2, 0};
-  const int next = kNext[r.kz], after = kNext[next];
+  // The next axis after kz and the one after that (x -> y -> z -> x), two bits per axis.
+  const int next = (0b001001 >> (2 * r.kz)) & 3, after = (0b010010 >> (2 * r.kz)) & 3;
   // Keep the triangle's winding in the sheared frame when the main axis points backwards.
   const int backwards = -int(d[r.kz] < T(0));  // all bits set or none
   const int swap = (next ^ after) & backwards;
   r.kx = next ^ swap;
   r.ky = after ^ swap;
-  r.shear_x = d[r.kx] / d[r.kz];
-  r.shear_y = d[r.ky] / d[r.kz];
-  r.shear_z = T(1) / d[r.kz];
+  const T dz = d[r.kz];
+  r.shear_x = d[r.kx] / dz;
+  r.shear_y = d[r.ky] / dz;
+  r.shear_z = T(1) / dz;
   return r;
 }
 
