@@ -113,9 +113,14 @@ PackHit<F> finish_edge_lanes(const TrianglePack<F>& pack, const WatertightRay<fl
 // Defined here so that a traversal inlines it and keeps the lanes in registers.
 template <class F>
 inline PackHit<F> ray_vs_triangles(const TrianglePack<F>& pack, const WatertightRay<float>& ray, const Vec3<float>& dir) {
-  PackHit<F> out;
-  out.t = F(kInfinity<float>);
-  if (!ray.valid) return out;
+  // The result is built only where it is returned, from values in registers: a pack hit made
+  // first and filled in would be zeroed and kept in memory for every pack a walk tests.
+  const auto none = [] {
+    PackHit<F> miss;
+    miss.t = F(kInfinity<float>);
+    return miss;
+  };
+  if (!ray.valid) return none();
   // The coordinates along kx, ky, kz are loaded straight from the pack at per-ray offsets:
   // indexing arrays of registers by a run-time axis would send them through the stack.
   const auto* base = reinterpret_cast<const char*>(&pack);
@@ -142,7 +147,7 @@ inline PackHit<F> ray_vs_triangles(const TrianglePack<F>& pack, const Watertight
   // Most packs a traversal reaches miss in every lane (the ray passes beside them): leave before
   // the division.
   const auto same_sign = (least >= zero) | (greatest <= zero);
-  if (!any(same_sign)) return out;
+  if (!any(same_sign)) return none();
   const F det = u + v + w;
   const F inv_det = F(1.0f) / det;
   const F b1 = v * inv_det, b2 = w * inv_det;  // ray_vs_triangle's t from the barycentrics
@@ -151,16 +156,16 @@ inline PackHit<F> ray_vs_triangles(const TrianglePack<F>& pack, const Watertight
   const auto accepted = andnot((det != zero) & (abs(det) < F(kInfinity<float>)) & (t >= F(ray.tmin)) &
                                    (t <= F(ray.tmax)) & (t < F(kInfinity<float>)),
                                outside);
-  out.hit = andnot(accepted, on_edge);
-  out.t = select(out.hit, t, F(kInfinity<float>));
-  out.u = b1;
-  out.v = b2;
-  out.back_face = det < zero;
-
+  const auto hit = andnot(accepted, on_edge);
+  const PackHit<F> out{hit, select(hit, t, F(kInfinity<float>)), b1, b2, det < zero};
   // A lane with an edge function of exactly zero needs the double retry and the ownership
   // rule: hand it to the scalar kernel (rare: the ray passes exactly through an edge's line).
-  int rare = bits(on_edge & ~outside);
-  if (rare != 0) [[unlikely]] out = detail::finish_edge_lanes(pack, ray, dir, rare, out);
+  // Its result is a separate object, so that only this path goes through memory.
+  const int rare = bits(on_edge & ~outside);
+  if (rare != 0) [[unlikely]] {
+    const PackHit<F> finished = detail::finish_edge_lanes(pack, ray, dir, rare, out);
+    return finished;
+  }
   return out;
 }
 
