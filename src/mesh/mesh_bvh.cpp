@@ -55,6 +55,17 @@ struct FaceFilter {
   int operator()(const PackHit<simd::Float4>& h) const { return (bits(h.back_face) ^ flip) | all; }
 };
 
+// The tree's walk with the prefetching its size calls for (Data::prefetch): every query of a
+// mesh walks through here.
+template <bool kNearFirst, class Leaf, class OnNode = bvh::IgnoreNodes>
+void walk(const MeshBvh::Data& d, const Rayf& ray, float& tmax, Leaf&& leaf, OnNode on_node = {}) {
+  if (d.prefetch) {
+    bvh::traverse<kNearFirst>(d.nodes, ray, tmax, leaf, on_node, PrefetchPack{d.packs.data()});
+  } else {
+    bvh::traverse<kNearFirst>(d.nodes, ray, tmax, leaf, on_node, bvh::NoPrefetch{});
+  }
+}
+
 
 }  // namespace
 
@@ -169,11 +180,7 @@ MeshHit MeshBvh::intersect_counted(const Rayf& ray, FaceMode faces, HitFields fi
     }
     return false;
   };
-  if (s.d.prefetch) {
-    bvh::traverse<true>(s.d.nodes, ray, tmax, leaf, on_node, PrefetchPack{s.d.packs.data()});
-  } else {
-    bvh::traverse<true>(s.d.nodes, ray, tmax, leaf, on_node, bvh::NoPrefetch{});
-  }
+  walk<true>(s.d, ray, tmax, leaf, on_node);
   if (s.best_lane < 0) return {};
   return complete_hit(ray, tmax, s.best_pack, s.best_lane, s.best_u, s.best_v, s.best_back, fields);
 }
@@ -259,11 +266,7 @@ MeshHit MeshBvh::complete_hit(const Rayf& ray, float t, std::uint32_t pack, int 
     }
     return false;
   };
-  if (d.prefetch) {
-    bvh::traverse<false>(d.nodes, ray, tmax, leaf, bvh::IgnoreNodes{}, PrefetchPack{d.packs.data()});
-  } else {
-    bvh::traverse<false>(d.nodes, ray, tmax, leaf, bvh::IgnoreNodes{}, bvh::NoPrefetch{});
-  }
+  walk<false>(d, ray, tmax, leaf);
   return found;
 }
 
@@ -275,7 +278,7 @@ std::size_t MeshBvh::intersect_all(const Rayf& ray, std::vector<MeshHit>& out, F
   float tmax = ray.tmax;  // never lowered: every hit counts
   const FaceFilter accepted(faces);
   const Data& d = *data_;
-  bvh::traverse<false>(d.nodes, ray, tmax, [&](std::uint32_t first, std::uint32_t count, float&, float floor) {
+  walk<false>(d, ray, tmax, [&](std::uint32_t first, std::uint32_t count, float&, float floor) {
     for (std::uint32_t p = first; p < first + count; ++p) {
       const PackHit<simd::Float4> h = ray_vs_triangles(d.packs[p].triangles, prepared, ray.dir);
       for (int lanes = bits(h.hit) & accepted(h); lanes != 0; lanes &= lanes - 1) {
