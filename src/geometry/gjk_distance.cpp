@@ -251,7 +251,8 @@ GjkDistance gjk_distance(const ConvexSupport& a, const ConvexSupport& b) {
   double scale2 = 0;  // the largest |w|² met, for the "at the origin" test
   bool inside = false;
   for (int iteration = 0; iteration < kMaxIterations; ++iteration) {
-    const SimplexPoint p{a.support(-v) - b.support(v), a.support(-v), b.support(v)};
+    const V on_a = a.support(-v), on_b = b.support(v);
+    const SimplexPoint p{on_a - on_b, on_a, on_b};
     scale2 = std::fmax(scale2, dot(p.w, p.w));
     const double vv = dot(v, v);
     if (s.size > 0 && vv - dot(v, p.w) <= kRelative * vv) break;

@@ -2,6 +2,7 @@
 
 #include <bit>
 #include <cmath>
+#include <type_traits>
 
 #include "hitscan/geometry/detail/gjk_distance.hpp"
 #include "hitscan/geometry/shape_size.hpp"
@@ -33,24 +34,86 @@ bool better(const SweepHitf& candidate, std::uint32_t triangle, const MeshSweepH
   return triangle < best.triangle;
 }
 
+// The box (center, half) moved as center + s * direction, prepared for the slab test against W
+// boxes at once (F = simd::Float4 or Float8). A direction component of zero becomes a tiny one, so
+// that the slab products stay finite (0 * inf would be NaN); the slabs it makes are wide beyond
+// any coordinate.
+template <class F>
+struct BoxPath {
+  F ox, oy, oz, hx, hy, hz, ix, iy, iz;
+
+  BoxPath(Vec3f center, Vec3f half, Vec3f direction) : ox(center.x), oy(center.y), oz(center.z),
+                                                        hx(half.x), hy(half.y), hz(half.z) {
+    float inv[3];
+    for (int k = 0; k < 3; ++k) {
+      const float d = std::abs(direction[k]) < 1e-30f ? 1e-30f : direction[k];
+      inv[k] = 1.0f / d;
+    }
+    ix = F(inv[0]), iy = F(inv[1]), iz = F(inv[2]);
+  }
+
+  /// The lanes whose box, grown by the half extents, the path enters within [0, limit] (as bits),
+  /// with t_near the entry. The far distance is enlarged by a few ulps, so that the rounding of
+  /// the products never culls a box the path touches. A NaN box is never entered; the empty box
+  /// (min +inf, max -inf) always is.
+  unsigned enters(F min_x, F min_y, F min_z, F max_x, F max_y, F max_z, float limit, F& t_near) const {
+    constexpr float kFarScale = 1.0f + 4.0f * kEpsilon<float>;
+    const F lx = (min_x - hx - ox) * ix, ux = (max_x + hx - ox) * ix;
+    const F ly = (min_y - hy - oy) * iy, uy = (max_y + hy - oy) * iy;
+    const F lz = (min_z - hz - oz) * iz, uz = (max_z + hz - oz) * iz;
+    t_near = max(max(max(min(lx, ux), min(ly, uy)), min(lz, uz)), F(0.0f));
+    const F t_far = min(min(min(max(lx, ux), max(ly, uy)), max(lz, uz)) * kFarScale, F(limit));
+    return static_cast<unsigned>(bits(t_near <= t_far));
+  }
+};
+
+// Keeps every lane: the lane filter of a shape that has no test beyond the boxes.
+struct AllLanes {
+  unsigned operator()(const TrianglePack4& /*pack*/) const { return 0xFu; }
+};
+
+// The lanes of a pack whose triangle may meet a moving capsule: the capsule's segment swept along
+// the path stays in a plane (spanned by the segment and the direction), so the capsule stays in
+// the slab of half width radius + slack about it, and a triangle whose corners all lie beyond
+// the slab on one side is never met. All lanes where the segment and the direction are (nearly)
+// parallel, which leaves no plane.
+class CapsuleSlab {
+ public:
+  CapsuleSlab(const Capsulef& moving, Vec3f direction, float slack) {
+    const Vec3f c = cross(moving.b - moving.a, direction);
+    const float c2 = length_squared(c);
+    active_ = c2 > 1e-6f * length_squared(moving.b - moving.a) * length_squared(direction) && std::isfinite(c2);
+    if (!active_) return;
+    const Vec3f n = c * (1.0f / std::sqrt(c2));
+    nx_ = simd::Float4(n.x), ny_ = simd::Float4(n.y), nz_ = simd::Float4(n.z);
+    const float offset = dot(n, moving.a), half_width = moving.radius + slack;
+    low_ = simd::Float4(offset - half_width), high_ = simd::Float4(offset + half_width);
+  }
+  unsigned operator()(const TrianglePack4& t) const {
+    if (!active_) return 0xFu;
+    using F = simd::Float4;
+    const F d0 = t.v0_x * nx_ + t.v0_y * ny_ + t.v0_z * nz_;
+    const F d1 = t.v1_x * nx_ + t.v1_y * ny_ + t.v1_z * nz_;
+    const F d2 = t.v2_x * nx_ + t.v2_y * ny_ + t.v2_z * nz_;
+    // A NaN (padding) lane is dropped: its comparisons are false.
+    return static_cast<unsigned>(bits((max(max(d0, d1), d2) >= low_) & (min(min(d0, d1), d2) <= high_)));
+  }
+
+ private:
+  bool active_ = false;
+  simd::Float4 nx_, ny_, nz_, low_, high_;
+};
+
 // Walks the tree nearest first with the box (center, half) moved as center + s * direction over
 // s in [0, max_distance], and runs cast(local triangle, limit) on each triangle of each leaf it
-// reaches, limit the best distance so far; the best hit in the header's order.
-template <class Cast>
+// reaches whose own box the moved box meets within the limit and that lane_filter keeps, limit
+// the best distance so far; the best hit in the header's order.
+template <class Cast, class LaneFilter>
 MeshSweepHit walk(const MeshBvh::Data& tree, Vec3f center, Vec3f half, Vec3f direction, float max_distance,
-                  Cast&& cast) {
+                  Cast&& cast, const LaneFilter& lane_filter) {
   MeshSweepHit best;
-  // A direction component of zero becomes a tiny one, so that the slab products stay finite
-  // (0 * inf would be NaN); the slabs it makes are wide beyond any coordinate.
-  using F = simd::Float8;
-  float inv[3];
-  for (int k = 0; k < 3; ++k) {
-    const float d = std::abs(direction[k]) < 1e-30f ? 1e-30f : direction[k];
-    inv[k] = 1.0f / d;
-  }
-  const F ox(center.x), oy(center.y), oz(center.z), hx(half.x), hy(half.y), hz(half.z);
-  const F ix(inv[0]), iy(inv[1]), iz(inv[2]);
-  constexpr float kFarScale = 1.0f + 4.0f * kEpsilon<float>;
+  const BoxPath<simd::Float8> path(center, half, direction);
+  const BoxPath<simd::Float4> lane_path(center, half, direction);
 
   float limit = max_distance;
   // Inner nodes (count 0) and leaves (their packs) share the stack, nearest entry on top.
@@ -67,8 +130,21 @@ MeshSweepHit walk(const MeshBvh::Data& tree, Vec3f center, Vec3f half, Vec3f dir
     if (entry.count != 0) {
       for (std::uint32_t p = entry.first; p < entry.first + entry.count; ++p) {
         const LeafPack& pack = tree.packs[p];
-        for (int lane = 0; lane < 4; ++lane) {
-          if (pack.ids[lane] == kNoPrimitive) continue;
+        // The triangles' own boxes first: a leaf's box holds its triangles', and most of them lie
+        // beside the path even when the leaf's box does not. Padding lanes (NaN) are never met.
+        const TrianglePack4& t = pack.triangles;
+        simd::Float4 entry_t;
+        unsigned lanes = lane_path.enters(min(min(t.v0_x, t.v1_x), t.v2_x), min(min(t.v0_y, t.v1_y), t.v2_y),
+                                          min(min(t.v0_z, t.v1_z), t.v2_z), max(max(t.v0_x, t.v1_x), t.v2_x),
+                                          max(max(t.v0_y, t.v1_y), t.v2_y), max(max(t.v0_z, t.v1_z), t.v2_z),
+                                          limit, entry_t) &
+                         lane_filter(t);
+        alignas(16) float lane_entry[4];
+        entry_t.store(lane_entry);
+        for (; lanes != 0; lanes &= lanes - 1) {
+          const int lane = std::countr_zero(lanes);
+          // A hit on an earlier lane may have brought the limit below this triangle's box.
+          if (pack.ids[lane] == kNoPrimitive || lane_entry[lane] > limit) continue;
           // One ulp beyond the best distance, so that a triangle met at that same distance is
           // still found (ties go to the deeper start, then the lower index).
           const SweepHitf h = cast(lane_triangle(pack.triangles, lane), std::nextafter(limit, kInfinity<float>));
@@ -83,17 +159,14 @@ MeshSweepHit walk(const MeshBvh::Data& tree, Vec3f center, Vec3f half, Vec3f dir
     }
     const bvh::WideNode& node = tree.nodes[entry.first];
     const auto& b = node.bounds;
-    const F lx = (b.min_x - hx - ox) * ix, ux = (b.max_x + hx - ox) * ix;
-    const F ly = (b.min_y - hy - oy) * iy, uy = (b.max_y + hy - oy) * iy;
-    const F lz = (b.min_z - hz - oz) * iz, uz = (b.max_z + hz - oz) * iz;
-    const F t_near = max(max(max(min(lx, ux), min(ly, uy)), min(lz, uz)), F(0.0f));
-    const F t_far = min(min(min(max(lx, ux), max(ly, uy)), max(lz, uz)) * kFarScale, F(limit));
+    simd::Float8 t_near;
+    const unsigned hit = path.enters(b.min_x, b.min_y, b.min_z, b.max_x, b.max_y, b.max_z, limit, t_near);
     float near_t[bvh::kWideWidth];
     t_near.store(near_t);
     // Children sorted by entry, farthest first, so that the nearest ends on top of the stack.
     Entry children[bvh::kWideWidth];
     int n = 0;
-    for (unsigned mask = static_cast<unsigned>(bits(t_near <= t_far)); mask != 0; mask &= mask - 1) {
+    for (unsigned mask = hit; mask != 0; mask &= mask - 1) {
       const int i = std::countr_zero(mask);
       if (node.child[i] == bvh::kEmptySlot) continue;  // the empty box's slabs do not exclude it
       int k = n++;
@@ -128,8 +201,14 @@ MeshSweepHit sweep(const Shape& moving, Vec3f direction, float max_distance, con
   const float coordinates = max(max_component(abs(center)), magnitude(mesh_bounds));
   const float slack = tol.at_size(max(size, mesh_size)) + 64 * kEpsilon<float> * (coordinates + size);
   half += Vec3f{slack, slack, slack};
-  return walk(*tree, center, half, direction, max_distance,
-              [&](const Trianglef& t, float limit) { return cast(moving, direction, limit, t, tol); });
+  const auto cast_one = [&](const Trianglef& t, float limit) { return cast(moving, direction, limit, t, tol); };
+  if constexpr (std::is_same_v<Shape, Capsulef>) {
+    // The slab's own rounding (the corners' products with its normal, the normal's, the offset's)
+    // is of the order of epsilon times the coordinates, far inside the slack's 64.
+    return walk(*tree, center, half, direction, max_distance, cast_one, CapsuleSlab(moving, direction, slack));
+  } else {
+    return walk(*tree, center, half, direction, max_distance, cast_one, AllLanes{});
+  }
 }
 
 // The world box of a mesh instance: its mesh's box, corner by corner.
@@ -194,7 +273,7 @@ MeshSweepHit convex_cast(const ConvexShapef& moving, Vec3f direction, float max_
   return walk(*tree, local.center(), half, local_direction, max_distance, [&](const Trianglef& l, float limit) {
     const Trianglef world{t.apply_point(l.v0), t.apply_point(l.v1), t.apply_point(l.v2)};
     return convex_cast(moving, direction, limit, world, tol);
-  });
+  }, AllLanes{});
 }
 
 }  // namespace hitscan
