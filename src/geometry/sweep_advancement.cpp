@@ -11,14 +11,16 @@ GjkDistance core_distance(const Segment<double>& core, const ConvexSupport& targ
 }
 
 Advancement advance(const ConvexSupport& moving_core, double moving_radius, const ConvexSupport& target,
-                    double target_radius, Vec3d direction, double max_distance, double tolerance) {
+                    double target_radius, Vec3d direction, double max_distance, double tolerance,
+                    const GjkDistance* at_start) {
   const double radii = moving_radius + target_radius;
   Advancement out;
   ConvexSupport moved = moving_core;
   double s = 0, last_approach = 1;
   for (int step = 0; step < kMaxAdvancementSteps; ++step) {
     moved.translation = moving_core.translation + direction * s;
-    const GjkDistance g = gjk_distance(moved, target);
+    // At s = 0 the moved core is the core itself (its translation plus +0).
+    const GjkDistance g = step == 0 && at_start != nullptr ? *at_start : gjk_distance(moved, target);
     // The cores meet only when a step overshoots by rounding: the way back is then -direction.
     const Vec3d n = g.distance > 0 ? (g.point_on_a - g.point_on_b) / g.distance : -normalize(direction);
     out.s = s;

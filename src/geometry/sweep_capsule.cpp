@@ -25,13 +25,14 @@ using detail::valid_sweep;
 using detail::within_sweep;
 
 /// The part every advancement pair shares once the start is known to be apart: the capsule's
-/// segment against the target's core, within the tolerance at the pair's size.
+/// segment against the target's core, within the tolerance at the pair's size (`at_start`: the
+/// cores' distance at the start, when the caller has it).
 template <Real T>
 SweepHit<T> advance(const Capsule<T>& moving, Vec3<T> direction, T max_distance, const ConvexSupport& target_core,
-                    T target_radius, T limit) {
+                    T target_radius, T limit, const GjkDistance* at_start = nullptr) {
   return detail::from_advancement<T>(detail::advance(to_double(Segment<T>{moving.a, moving.b}), moving.radius,
                                                      target_core, target_radius, vec3_cast<double>(direction),
-                                                     detail::advancement_limit(max_distance), limit),
+                                                     detail::advancement_limit(max_distance), limit, at_start),
                                      max_distance);
 }
 
@@ -361,7 +362,7 @@ SweepHit<T> capsule_cast(const Capsule<T>& moving, Vec3<T> direction, T max_dist
     }
     return started_in_contact(c);
   }
-  return advance(moving, direction, max_distance, cylinder, T(0), limit);
+  return advance(moving, direction, max_distance, cylinder, T(0), limit, &g);
 }
 
 // Exact: the signed distances of the segment's ends are linear in s, so the end nearer the plane

@@ -131,15 +131,19 @@ struct Advancement {
 /// or s passes max_distance. After kMaxAdvancementSteps steps without meeting either (only paths
 /// that graze the target within a few tolerances come near it) it reports a hit at the last s,
 /// where the shapes are still apart: a sweep never reports a position that overlaps the target.
+/// `at_start`, when given, is the cores' GJK distance at s = 0 (gjk_distance(moving_core,
+/// target)), which a caller that has just read the start's contact from it need not pay twice.
 inline constexpr int kMaxAdvancementSteps = 64;
 Advancement advance(const ConvexSupport& moving_core, double moving_radius, const ConvexSupport& target,
-                    double target_radius, Vec3d direction, double max_distance, double tolerance);
+                    double target_radius, Vec3d direction, double max_distance, double tolerance,
+                    const GjkDistance* at_start = nullptr);
 
 /// advance() for a moving sphere's or capsule's core.
 inline Advancement advance(const Segment<double>& moving_core, double moving_radius, const ConvexSupport& target,
-                           double target_radius, Vec3d direction, double max_distance, double tolerance) {
+                           double target_radius, Vec3d direction, double max_distance, double tolerance,
+                           const GjkDistance* at_start = nullptr) {
   return advance(ConvexSupport::from(moving_core), moving_radius, target, target_radius, direction, max_distance,
-                 tolerance);
+                 tolerance, at_start);
 }
 
 /// The GJK distance of a segment (a point when a == b) and a convex support, in double.
