@@ -2,7 +2,6 @@
 
 #include <bit>
 #include <cmath>
-#include <type_traits>
 
 #include "hitscan/geometry/detail/gjk_distance.hpp"
 #include "hitscan/geometry/shape_size.hpp"
@@ -72,37 +71,60 @@ struct AllLanes {
   unsigned operator()(const TrianglePack4& /*pack*/) const { return 0xFu; }
 };
 
-// The lanes of a pack whose triangle may meet a moving capsule: the capsule's segment swept along
-// the path stays in a plane (spanned by the segment and the direction), so the capsule stays in
-// the slab of half width radius + slack about it, and a triangle whose corners all lie beyond
-// the slab on one side is never met. All lanes where the segment and the direction are (nearly)
-// parallel, which leaves no plane.
-class CapsuleSlab {
+// The lanes of a pack whose triangle may meet a moving sphere or capsule: seen along the path,
+// the swept shape stays in a corridor, two slabs parallel to the direction. Their normals n1, n2
+// are unit and orthogonal to the direction, n1 also to a capsule's segment where it can be (the
+// swept segment then lies in one plane, and the first slab is only radius + slack thick); each
+// slab spans the segment's ends (the centre of a sphere) grown by radius + slack. A triangle whose
+// corners all lie beyond one side of a slab is never met. The slack covers the kernel's tolerance
+// and the rounding of these products, of the order of epsilon times the coordinates.
+class Corridor {
  public:
-  CapsuleSlab(const Capsulef& moving, Vec3f direction, float slack) {
-    const Vec3f c = cross(moving.b - moving.a, direction);
+  Corridor(Vec3f a, Vec3f b, float radius, Vec3f direction, float slack) {
+    const Vec3f d = normalize(direction), u = b - a;
+    const Vec3f c = cross(u, d);
     const float c2 = length_squared(c);
-    active_ = c2 > 1e-6f * length_squared(moving.b - moving.a) * length_squared(direction) && std::isfinite(c2);
+    Vec3f n1, n2;
+    if (c2 > 1e-6f * length_squared(u) && std::isfinite(c2)) {
+      n1 = c * (1.0f / std::sqrt(c2));
+      n2 = cross(d, n1);
+    } else {
+      orthonormal_basis(d, n1, n2);  // a sphere, or a capsule moving along its axis
+    }
+    active_ = d != Vec3f{} && is_finite(n1) && is_finite(n2);
     if (!active_) return;
-    const Vec3f n = c * (1.0f / std::sqrt(c2));
-    nx_ = simd::Float4(n.x), ny_ = simd::Float4(n.y), nz_ = simd::Float4(n.z);
-    const float offset = dot(n, moving.a), half_width = moving.radius + slack;
-    low_ = simd::Float4(offset - half_width), high_ = simd::Float4(offset + half_width);
+    const float reach = radius + slack;
+    n_[0][0] = simd::Float4(n1.x), n_[0][1] = simd::Float4(n1.y), n_[0][2] = simd::Float4(n1.z);
+    n_[1][0] = simd::Float4(n2.x), n_[1][1] = simd::Float4(n2.y), n_[1][2] = simd::Float4(n2.z);
+    const float p1[2] = {dot(n1, a), dot(n1, b)}, p2[2] = {dot(n2, a), dot(n2, b)};
+    low_[0] = simd::Float4(min(p1[0], p1[1]) - reach), high_[0] = simd::Float4(max(p1[0], p1[1]) + reach);
+    low_[1] = simd::Float4(min(p2[0], p2[1]) - reach), high_[1] = simd::Float4(max(p2[0], p2[1]) + reach);
   }
   unsigned operator()(const TrianglePack4& t) const {
     if (!active_) return 0xFu;
     using F = simd::Float4;
-    const F d0 = t.v0_x * nx_ + t.v0_y * ny_ + t.v0_z * nz_;
-    const F d1 = t.v1_x * nx_ + t.v1_y * ny_ + t.v1_z * nz_;
-    const F d2 = t.v2_x * nx_ + t.v2_y * ny_ + t.v2_z * nz_;
-    // A NaN (padding) lane is dropped: its comparisons are false.
-    return static_cast<unsigned>(bits((max(max(d0, d1), d2) >= low_) & (min(min(d0, d1), d2) <= high_)));
+    simd::Mask4 keep = ~simd::Mask4();
+    for (int k = 0; k < 2; ++k) {
+      const F d0 = t.v0_x * n_[k][0] + t.v0_y * n_[k][1] + t.v0_z * n_[k][2];
+      const F d1 = t.v1_x * n_[k][0] + t.v1_y * n_[k][1] + t.v1_z * n_[k][2];
+      const F d2 = t.v2_x * n_[k][0] + t.v2_y * n_[k][1] + t.v2_z * n_[k][2];
+      // A NaN (padding) lane is dropped: its comparisons are false.
+      keep = keep & (max(max(d0, d1), d2) >= low_[k]) & (min(min(d0, d1), d2) <= high_[k]);
+    }
+    return static_cast<unsigned>(bits(keep));
   }
 
  private:
   bool active_ = false;
-  simd::Float4 nx_, ny_, nz_, low_, high_;
+  simd::Float4 n_[2][3], low_[2], high_[2];
 };
+
+Corridor corridor_of(const Spheref& s, Vec3f direction, float slack) {
+  return Corridor(s.center, s.center, s.radius, direction, slack);
+}
+Corridor corridor_of(const Capsulef& c, Vec3f direction, float slack) {
+  return Corridor(c.a, c.b, c.radius, direction, slack);
+}
 
 // Walks the tree nearest first with the box (center, half) moved as center + s * direction over
 // s in [0, max_distance], and runs cast(local triangle, limit) on each triangle of each leaf it
@@ -201,14 +223,9 @@ MeshSweepHit sweep(const Shape& moving, Vec3f direction, float max_distance, con
   const float coordinates = max(max_component(abs(center)), magnitude(mesh_bounds));
   const float slack = tol.at_size(max(size, mesh_size)) + 64 * kEpsilon<float> * (coordinates + size);
   half += Vec3f{slack, slack, slack};
-  const auto cast_one = [&](const Trianglef& t, float limit) { return cast(moving, direction, limit, t, tol); };
-  if constexpr (std::is_same_v<Shape, Capsulef>) {
-    // The slab's own rounding (the corners' products with its normal, the normal's, the offset's)
-    // is of the order of epsilon times the coordinates, far inside the slack's 64.
-    return walk(*tree, center, half, direction, max_distance, cast_one, CapsuleSlab(moving, direction, slack));
-  } else {
-    return walk(*tree, center, half, direction, max_distance, cast_one, AllLanes{});
-  }
+  return walk(*tree, center, half, direction, max_distance,
+              [&](const Trianglef& t, float limit) { return cast(moving, direction, limit, t, tol); },
+              corridor_of(moving, direction, slack));
 }
 
 // The world box of a mesh instance: its mesh's box, corner by corner.

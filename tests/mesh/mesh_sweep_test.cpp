@@ -143,9 +143,9 @@ TEST(MeshSweep, GrazingSweepsOverAFloorMatchBruteForce) {
   // A floor of 20 x 20 cells at z = 0 (800 triangles, so that the walk culls leaves and lanes),
   // and capsules and spheres passing over it at heights around their radius: below it (started in
   // contact), at it, and above it by amounts either side of the contact tolerance, moving level
-  // or dipping slightly, with capsules lying along and across the path and tilted. The walk's
-  // culls (the leaf's box, each triangle's box, the capsule's slab) must keep every triangle the
-  // kernel meets: the same answers as the kernel on every triangle.
+  // or dipping slightly, with capsules lying along and across the path, standing and tilted. The
+  // walk's culls (the leaf's box, each triangle's box, the shape's corridor) must keep every
+  // triangle the kernel meets: the same answers as the kernel on every triangle.
   constexpr int kCells = 20;
   std::vector<Vec3f> p;
   std::vector<TriangleMesh::Indices> f;
@@ -170,9 +170,12 @@ TEST(MeshSweep, GrazingSweepsOverAFloorMatchBruteForce) {
         const Vec3f d = normalize(Vec3f{std::cos(angle), std::sin(angle), -dip});
         const float r = 0.3f + 0.1f * float(turn);
         const Vec3f start{-6.0f + 0.37f * float(turn), -4.0f + 0.23f * float(turn), r + gap};
-        // Lying along the path, across it, and tilted up out of the floor's plane.
-        const Vec3f along = d * 0.8f, across = Vec3f{-d.y, d.x, 0.0f} * 0.8f, tilted{0.5f, -0.3f, 0.6f};
-        for (const Vec3f axis : {along, across, tilted}) {
+        // Lying along the path, across it, standing and tilted up out of the floor's plane (a
+        // standing capsule's segment and path span a vertical plane, and its lower cap grazes the
+        // floor where the corridor's second slab ends).
+        const Vec3f along = d * 0.8f, across = Vec3f{-d.y, d.x, 0.0f} * 0.8f, standing{0.0f, 0.0f, 0.8f},
+                    tilted{0.5f, -0.3f, 0.6f};
+        for (const Vec3f axis : {along, across, standing, tilted}) {
           // The lower end at height r + gap for the tilted one too.
           const Vec3f lift{0.0f, 0.0f, axis.z < 0.0f ? -axis.z : 0.0f};
           const Capsulef capsule{start + lift, start + lift + axis, r};
