@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "hitscan/geometry/detail/gjk_distance.hpp"
+#include "hitscan/geometry/detail/sweep_support.hpp"
 #include "hitscan/geometry/shape_size.hpp"
 #include "mesh_bvh_data.hpp"
 
@@ -71,34 +72,25 @@ struct AllLanes {
   unsigned operator()(const TrianglePack4& /*pack*/) const { return 0xFu; }
 };
 
-// The lanes of a pack whose triangle may meet a moving sphere or capsule: seen along the path,
-// the swept shape stays in a corridor, two slabs parallel to the direction. Their normals n1, n2
-// are unit and orthogonal to the direction, n1 also to a capsule's segment where it can be (the
-// swept segment then lies in one plane, and the first slab is only radius + slack thick); each
-// slab spans the segment's ends (the centre of a sphere) grown by radius + slack. A triangle whose
-// corners all lie beyond one side of a slab is never met. The slack covers the kernel's tolerance
-// and the rounding of these products, of the order of epsilon times the coordinates.
+// The lanes of a pack whose triangle may meet a moving sphere or capsule: the corridor the swept
+// shape stays in (detail::SweepCorridor: two slabs along the direction), each slab grown by the
+// slack, against the triangles' corners: a triangle whose corners all lie beyond one side of a
+// slab is never met. The slack covers the kernel's tolerance and the rounding of these products
+// and of the corridor's normals and bounds to float, of the order of epsilon times the
+// coordinates.
 class Corridor {
  public:
-  Corridor(Vec3f a, Vec3f b, float radius, Vec3f direction, float slack) {
-    const Vec3f d = normalize(direction), u = b - a;
-    const Vec3f c = cross(u, d);
-    const float c2 = length_squared(c);
-    Vec3f n1, n2;
-    if (c2 > 1e-6f * length_squared(u) && std::isfinite(c2)) {
-      n1 = c * (1.0f / std::sqrt(c2));
-      n2 = cross(d, n1);
-    } else {
-      orthonormal_basis(d, n1, n2);  // a sphere, or a capsule moving along its axis
-    }
-    active_ = d != Vec3f{} && is_finite(n1) && is_finite(n2);
+  template <class Shape>
+  Corridor(const Shape& moving, Vec3f direction, float slack) {
+    const detail::SweepCorridor c(moving, direction);
+    active_ = c.active;
     if (!active_) return;
-    const float reach = radius + slack;
-    n_[0][0] = simd::Float4(n1.x), n_[0][1] = simd::Float4(n1.y), n_[0][2] = simd::Float4(n1.z);
-    n_[1][0] = simd::Float4(n2.x), n_[1][1] = simd::Float4(n2.y), n_[1][2] = simd::Float4(n2.z);
-    const float p1[2] = {dot(n1, a), dot(n1, b)}, p2[2] = {dot(n2, a), dot(n2, b)};
-    low_[0] = simd::Float4(min(p1[0], p1[1]) - reach), high_[0] = simd::Float4(max(p1[0], p1[1]) + reach);
-    low_[1] = simd::Float4(min(p2[0], p2[1]) - reach), high_[1] = simd::Float4(max(p2[0], p2[1]) + reach);
+    for (int k = 0; k < 2; ++k) {
+      const Vec3f n = vec3_cast<float>(c.n[k]);
+      n_[k][0] = simd::Float4(n.x), n_[k][1] = simd::Float4(n.y), n_[k][2] = simd::Float4(n.z);
+      low_[k] = simd::Float4(static_cast<float>(c.low[k]) - slack);
+      high_[k] = simd::Float4(static_cast<float>(c.high[k]) + slack);
+    }
   }
   unsigned operator()(const TrianglePack4& t) const {
     if (!active_) return 0xFu;
@@ -118,13 +110,6 @@ class Corridor {
   bool active_ = false;
   simd::Float4 n_[2][3], low_[2], high_[2];
 };
-
-Corridor corridor_of(const Spheref& s, Vec3f direction, float slack) {
-  return Corridor(s.center, s.center, s.radius, direction, slack);
-}
-Corridor corridor_of(const Capsulef& c, Vec3f direction, float slack) {
-  return Corridor(c.a, c.b, c.radius, direction, slack);
-}
 
 // Walks the tree nearest first with the box (center, half) moved as center + s * direction over
 // s in [0, max_distance], and runs cast(local triangle, limit) on each triangle of each leaf it
@@ -225,7 +210,7 @@ MeshSweepHit sweep(const Shape& moving, Vec3f direction, float max_distance, con
   half += Vec3f{slack, slack, slack};
   return walk(*tree, center, half, direction, max_distance,
               [&](const Trianglef& t, float limit) { return cast(moving, direction, limit, t, tol); },
-              corridor_of(moving, direction, slack));
+              Corridor(moving, direction, slack));
 }
 
 // The world box of a mesh instance: its mesh's box, corner by corner.

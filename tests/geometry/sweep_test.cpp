@@ -9,6 +9,7 @@
 
 #include <cmath>
 #include <limits>
+#include <string>
 
 #include "geometry/reference_shapes.hpp"
 #include "geometry/sweep_assertions.hpp"
@@ -201,6 +202,49 @@ TYPED_TEST(Sweep, CapsuleOntoCylinderCap) {
   EXPECT_NEAR(h.normal.z, 1, hand<T>());
   EXPECT_NEAR(h.point.z, 1, hand<T>());
   EXPECT_TRUE(h.point.x >= -1 - hand<T>() && h.point.x <= -0.5 + hand<T>()) << h.point.x;
+}
+
+// Capsules passing beside a box and a cylinder at a gap from them: a standing capsule (its side
+// passes a face or the curved side), a lying one (its cap passes) and a tilted one, along x at
+// y = reach + gap, where reach is how far the capsule reaches towards the target along y. A gap
+// below zero meets the target; a gap within the contact tolerance still touches the box (a start
+// in contact or a contact on the way), while a path tangent to the cylinder's curved side within
+// the tolerance may go either way (the advancement's steps shrink with the approach there, as
+// sweep_random_test allows for grazes); a gap of a few tolerances passes by. The shapes' sizes
+// are about 1, so the tolerance is about 1e-5 in float and 1e-7 in double.
+TYPED_TEST(Sweep, CapsulesPassingBesideABoxAndACylinderMeetThemExactlyWhenTheGapCloses) {
+  using T = TypeParam;
+  const double tol = std::is_same_v<T, float> ? 1.2e-5 : 1.1e-7;
+  const Obb<T> box = unit_box<T>();
+  const Cylinder<T> cylinder{{0, 0, -1}, {0, 0, 1}, 1};
+  struct Pose {
+    Vec3<T> half_axis;  // from the capsule's centre to its end b
+    T reach;            // how far the capsule reaches along +y and -y from its centre
+  };
+  const T r = T(0.3);
+  const Pose poses[] = {{{0, 0, T(0.6)}, r}, {{0, T(0.6), 0}, T(0.6) + r}, {{T(0.3), T(0.4), T(0.2)}, T(0.4) + r}};
+  for (const Pose& pose : poses) {
+    for (const double gap : {-1e-3, -10 * tol, 0.0, 0.3 * tol, 3 * tol, 1e-3}) {
+      for (const double side : {-1.0, 1.0}) {
+        // The box and the cylinder both reach y = +-1.
+        const T y = T(side * (1.0 + double(pose.reach) + gap));
+        const Vec3<T> centre{-4, y, 0};
+        const Capsule<T> capsule{centre - pose.half_axis, centre + pose.half_axis, r};
+        for (int target = 0; target < 2; ++target) {
+          const SweepHit<T> h = target == 0 ? capsule_cast(capsule, Vec3<T>{1, 0, 0}, T(10), box)
+                                            : capsule_cast(capsule, Vec3<T>{1, 0, 0}, T(10), cylinder);
+          const std::string what = std::string(target == 0 ? "box" : "cylinder") + ", gap " + std::to_string(gap) +
+                                   ", side " + std::to_string(side) + ", half axis " +
+                                   std::to_string(pose.half_axis.x) + " " + std::to_string(pose.half_axis.y);
+          if (gap < 0.0 || (gap <= 0.3 * tol && target == 0)) {
+            EXPECT_TRUE(h.hit) << what;
+          } else if (gap > tol) {
+            EXPECT_FALSE(h.hit) << what;
+          }
+        }
+      }
+    }
+  }
 }
 
 TYPED_TEST(Sweep, CapsuleCrossingCapsule) {

@@ -188,6 +188,54 @@ bool balls_stay_apart(Vec3<T> from, Vec3<T> direction, T max_distance, Vec3<T> t
   return dot(off, off) > reach * reach * T(1.0001);
 }
 
+/// The corridor a sphere's or capsule's sweep stays in, seen along its direction: two slabs
+/// parallel to the direction (normals n[0], n[1], unit and orthogonal to it, n[0] also to a
+/// capsule's segment where it can be), each spanning the projections of the segment's ends (a
+/// sphere's centre) grown by the radius. In double whatever T.
+/// A target whose projection on either normal lies beyond the slab by more than `reach` (the
+/// pair's tolerance) is never met, whatever the distance: a cheap rejection before an exact
+/// sweep, for targets whose sweep is costly (the GJK advancements).
+struct SweepCorridor {
+  Vec3d n[2]{};
+  double low[2]{}, high[2]{};
+  bool active = false;
+
+  template <Real T>
+  SweepCorridor(const Sphere<T>& moving, Vec3<T> direction)
+      : SweepCorridor(Capsule<T>{moving.center, moving.center, moving.radius}, direction) {}
+  template <Real T>
+  SweepCorridor(const Capsule<T>& moving, Vec3<T> direction) {
+    const Vec3d a = vec3_cast<double>(moving.a), b = vec3_cast<double>(moving.b);
+    const Vec3d d = normalize(vec3_cast<double>(direction)), u = b - a, c = cross(u, d);
+    const double c2 = dot(c, c);
+    if (c2 > 1e-12 * dot(u, u)) {
+      n[0] = c / std::sqrt(c2);
+      n[1] = cross(d, n[0]);
+    } else {
+      orthonormal_basis(d, n[0], n[1]);
+    }
+    active = dot(d, d) > 0.5 && is_finite(n[0]) && is_finite(n[1]);
+    for (int k = 0; k < 2; ++k) {
+      const double pa = dot(n[k], a), pb = dot(n[k], b);
+      low[k] = std::fmin(pa, pb) - double(moving.radius);
+      high[k] = std::fmax(pa, pb) + double(moving.radius);
+    }
+  }
+  /// Whether a target whose projection on n[k] is [centre_k - extent_k, centre_k + extent_k]
+  /// (extent(n[k]) its half width along n[k]) may come within `reach` of the swept capsule. The
+  /// margin of 1e-9 of the sizes and coordinates covers the rounding of these products in double.
+  template <class Extent>
+  bool may_touch(Vec3d centre, const Extent& extent, double reach) const {
+    if (!active) return true;
+    for (int k = 0; k < 2; ++k) {
+      const double p = dot(n[k], centre), e = extent(n[k]);
+      const double margin = reach + 1e-9 * (std::fabs(p) + e + std::fabs(low[k]) + std::fabs(high[k]));
+      if (p - e > high[k] + margin || p + e < low[k] - margin) return false;
+    }
+    return true;
+  }
+};
+
 /// A flat target (triangle, convex polygon) as the sphere and capsule sweeps see it: its unit
 /// normal, zero for a triangle too thin to carry a plane (closest_point.hpp's rule; it is then
 /// the union of its edges), its plane's offset, and its corners in order about the normal. The
