@@ -321,15 +321,9 @@ SweepHit<T> capsule_cast(const Capsule<T>& moving, Vec3<T> direction, T max_dist
                                length(target.half_extents) + ball_radius(moving) + pair_limit(moving, target, tol))) {
     return {};
   }
-  // The box's half width along a unit n: the sum of its scaled axes' reaches along n.
-  const Vec3d axes[3] = {vec3_cast<double>(target.rotation.col[0]) * double(target.half_extents.x),
-                         vec3_cast<double>(target.rotation.col[1]) * double(target.half_extents.y),
-                         vec3_cast<double>(target.rotation.col[2]) * double(target.half_extents.z)};
-  const auto box_extent = [&](Vec3d n) {
-    return std::fabs(dot(n, axes[0])) + std::fabs(dot(n, axes[1])) + std::fabs(dot(n, axes[2]));
-  };
   if (!detail::SweepCorridor(moving, direction)
-           .may_touch(vec3_cast<double>(target.center), box_extent, double(pair_limit(moving, target, tol)))) {
+           .may_touch(vec3_cast<double>(target.center), detail::box_half_width(target),
+                      double(pair_limit(moving, target, tol)))) {
     return {};
   }
   const Contact<T> start = contact(moving, target, T(0), tol);
@@ -353,16 +347,8 @@ SweepHit<T> capsule_cast(const Capsule<T>& moving, Vec3<T> direction, T max_dist
                                std::sqrt(half_axis * half_axis + target.radius * target.radius) + ball_radius(moving) + limit)) {
     return {};
   }
-  // The cylinder's half width along a unit n: its half axis's reach and its caps' radius r times
-  // the sine of the angle between n and the axis.
-  const Vec3d axis_half = (vec3_cast<double>(target.b) - vec3_cast<double>(target.a)) * 0.5;
-  const double axis_half2 = dot(axis_half, axis_half);
-  const auto cylinder_extent = [&](Vec3d n) {
-    const double along = dot(n, axis_half);
-    return std::fabs(along) + double(target.radius) * std::sqrt(std::fmax(0.0, 1.0 - along * along / axis_half2));
-  };
   if (!detail::SweepCorridor(moving, direction)
-           .may_touch((vec3_cast<double>(target.a) + vec3_cast<double>(target.b)) * 0.5, cylinder_extent, double(limit))) {
+           .may_touch(detail::cylinder_centre(target), detail::cylinder_half_width(target), double(limit))) {
     return {};
   }
   const ConvexSupport cylinder = ConvexSupport::from(target);

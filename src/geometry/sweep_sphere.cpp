@@ -176,6 +176,10 @@ SweepHit<T> sphere_cast(const Sphere<T>& moving, Vec3<T> direction, T max_distan
                         ContactTolerance<T> tol) {
   if (!valid_sweep(moving, direction, max_distance, target)) return {};
   const T limit = tol.at_size(max(size_of(moving), size_of(target)));
+  if (!detail::SweepCorridor(moving, direction)
+           .may_touch(detail::cylinder_centre(target), detail::cylinder_half_width(target), double(limit))) {
+    return {};
+  }
   const Contact<T> start = cylinder_start_contact(moving, target, limit);
   if (start.touching) return started_in_contact(start);
   const Vec3d center = vec3_cast<double>(moving.center);

@@ -245,6 +245,12 @@ TYPED_TEST(Sweep, CapsulesPassingBesideABoxAndACylinderMeetThemExactlyWhenTheGap
       }
     }
   }
+  // A sphere passing beside the cylinder likewise.
+  for (const double gap : {-1e-3, -10 * tol, 3 * tol, 1e-3}) {
+    const SweepHit<T> h =
+        sphere_cast(Sphere<T>{{-4, T(1.0 + double(r) + gap), 0}, r}, Vec3<T>{1, 0, 0}, T(10), cylinder);
+    EXPECT_EQ(h.hit, gap < 0.0) << "sphere, gap " << gap;
+  }
 }
 
 TYPED_TEST(Sweep, CapsuleCrossingCapsule) {

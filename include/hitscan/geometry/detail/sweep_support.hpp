@@ -4,6 +4,7 @@
 // advancement on the GJK distance for the pairs that have no exact kernel.
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <limits>
 
@@ -235,6 +236,32 @@ struct SweepCorridor {
     return true;
   }
 };
+
+/// A box's half width along a unit n, for SweepCorridor::may_touch: the sum of its scaled axes'
+/// reaches along n.
+template <Real T>
+auto box_half_width(const Obb<T>& box) {
+  return [axes = std::array<Vec3d, 3>{vec3_cast<double>(box.rotation.col[0]) * double(box.half_extents.x),
+                                      vec3_cast<double>(box.rotation.col[1]) * double(box.half_extents.y),
+                                      vec3_cast<double>(box.rotation.col[2]) * double(box.half_extents.z)}](Vec3d n) {
+    return std::fabs(dot(n, axes[0])) + std::fabs(dot(n, axes[1])) + std::fabs(dot(n, axes[2]));
+  };
+}
+
+/// A cylinder's centre, and its half width along a unit n (for SweepCorridor::may_touch): its half
+/// axis's reach along n, and its caps' radius times the sine of the angle between n and the axis.
+template <Real T>
+Vec3d cylinder_centre(const Cylinder<T>& c) {
+  return (vec3_cast<double>(c.a) + vec3_cast<double>(c.b)) * 0.5;
+}
+template <Real T>
+auto cylinder_half_width(const Cylinder<T>& c) {
+  const Vec3d half_axis = (vec3_cast<double>(c.b) - vec3_cast<double>(c.a)) * 0.5;
+  return [half_axis, half_axis2 = dot(half_axis, half_axis), radius = double(c.radius)](Vec3d n) {
+    const double along = dot(n, half_axis);
+    return std::fabs(along) + radius * std::sqrt(std::fmax(0.0, 1.0 - along * along / half_axis2));
+  };
+}
 
 /// A flat target (triangle, convex polygon) as the sphere and capsule sweeps see it: its unit
 /// normal, zero for a triangle too thin to carry a plane (closest_point.hpp's rule; it is then
