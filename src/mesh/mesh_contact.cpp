@@ -61,10 +61,19 @@ bool visit_candidates(const Shape& a, const MeshBvh& b, float margin, ContactTol
   const float grow = max(margin, 0.0f) + tol.at_size(max(size, mesh_size)) + 64 * kEpsilon<float> * (coordinates + size);
   box.min -= Vec3f{grow, grow, grow};
   box.max += Vec3f{grow, grow, grow};
+  using F = simd::Float4;
+  const F lo_x(box.min.x), lo_y(box.min.y), lo_z(box.min.z), hi_x(box.max.x), hi_y(box.max.y), hi_z(box.max.z);
   return visit_leaves_overlapping(tree->nodes, box, [&](std::uint32_t first, std::uint32_t count) {
     for (std::uint32_t p = first; p < first + count; ++p) {
       const LeafPack& pack = tree->packs[p];
-      for (int lane = 0; lane < 4; ++lane) {
+      // Each triangle's own box against the grown box first, as the walk tests the leaves' boxes:
+      // a leaf that meets the box mostly holds triangles that do not. A padding lane (NaN) fails.
+      const TrianglePack4& t = pack.triangles;
+      const auto near = (min(min(t.v0_x, t.v1_x), t.v2_x) <= hi_x) & (lo_x <= max(max(t.v0_x, t.v1_x), t.v2_x)) &
+                        (min(min(t.v0_y, t.v1_y), t.v2_y) <= hi_y) & (lo_y <= max(max(t.v0_y, t.v1_y), t.v2_y)) &
+                        (min(min(t.v0_z, t.v1_z), t.v2_z) <= hi_z) & (lo_z <= max(max(t.v0_z, t.v1_z), t.v2_z));
+      for (unsigned lanes = static_cast<unsigned>(bits(near)); lanes != 0; lanes &= lanes - 1) {
+        const int lane = std::countr_zero(lanes);
         // The pack holds the mesh's own floats, read here from the lines the walk just touched.
         if (pack.ids[lane] != kNoPrimitive && visit(pack.ids[lane], lane_triangle(pack.triangles, lane))) return true;
       }
