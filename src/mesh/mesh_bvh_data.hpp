@@ -27,6 +27,14 @@ struct LeafPack {
   std::array<std::uint32_t, 4> ids;
 };
 
+/// The boxes of a pack's four triangles, lane by lane (a padding lane's is NaN, which no
+/// comparison admits): for the walks that test a leaf's triangles one by one against a query's
+/// box before their kernels.
+inline AabbPack<simd::Float4> triangle_boxes(const TrianglePack4& t) {
+  return {min(min(t.v0_x, t.v1_x), t.v2_x), min(min(t.v0_y, t.v1_y), t.v2_y), min(min(t.v0_z, t.v1_z), t.v2_z),
+          max(max(t.v0_x, t.v1_x), t.v2_x), max(max(t.v0_y, t.v1_y), t.v2_y), max(max(t.v0_z, t.v1_z), t.v2_z)};
+}
+
 /// The size of a tree (nodes and leaf packs) above which its walks prefetch: about what a core's
 /// own cache holds.
 inline constexpr std::size_t kPrefetchBytes = std::size_t(4) << 20;

@@ -68,10 +68,9 @@ bool visit_candidates(const Shape& a, const MeshBvh& b, float margin, ContactTol
       const LeafPack& pack = tree->packs[p];
       // Each triangle's own box against the grown box first, as the walk tests the leaves' boxes:
       // a leaf that meets the box mostly holds triangles that do not. A padding lane (NaN) fails.
-      const TrianglePack4& t = pack.triangles;
-      const auto near = (min(min(t.v0_x, t.v1_x), t.v2_x) <= hi_x) & (lo_x <= max(max(t.v0_x, t.v1_x), t.v2_x)) &
-                        (min(min(t.v0_y, t.v1_y), t.v2_y) <= hi_y) & (lo_y <= max(max(t.v0_y, t.v1_y), t.v2_y)) &
-                        (min(min(t.v0_z, t.v1_z), t.v2_z) <= hi_z) & (lo_z <= max(max(t.v0_z, t.v1_z), t.v2_z));
+      const AabbPack<F> t = triangle_boxes(pack.triangles);
+      const auto near = (t.min_x <= hi_x) & (lo_x <= t.max_x) & (t.min_y <= hi_y) & (lo_y <= t.max_y) &
+                        (t.min_z <= hi_z) & (lo_z <= t.max_z);
       for (unsigned lanes = static_cast<unsigned>(bits(near)); lanes != 0; lanes &= lanes - 1) {
         const int lane = std::countr_zero(lanes);
         // The pack holds the mesh's own floats, read here from the lines the walk just touched.

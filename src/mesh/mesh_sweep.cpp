@@ -139,13 +139,11 @@ MeshSweepHit walk(const MeshBvh::Data& tree, Vec3f center, Vec3f half, Vec3f dir
         const LeafPack& pack = tree.packs[p];
         // The triangles' own boxes first: a leaf's box holds its triangles', and most of them lie
         // beside the path even when the leaf's box does not. Padding lanes (NaN) are never met.
-        const TrianglePack4& t = pack.triangles;
+        const AabbPack<simd::Float4> t = triangle_boxes(pack.triangles);
         simd::Float4 entry_t;
-        unsigned lanes = lane_path.enters(min(min(t.v0_x, t.v1_x), t.v2_x), min(min(t.v0_y, t.v1_y), t.v2_y),
-                                          min(min(t.v0_z, t.v1_z), t.v2_z), max(max(t.v0_x, t.v1_x), t.v2_x),
-                                          max(max(t.v0_y, t.v1_y), t.v2_y), max(max(t.v0_z, t.v1_z), t.v2_z),
-                                          limit, entry_t) &
-                         lane_filter(t);
+        unsigned lanes =
+            lane_path.enters(t.min_x, t.min_y, t.min_z, t.max_x, t.max_y, t.max_z, limit, entry_t) &
+            lane_filter(pack.triangles);
         alignas(16) float lane_entry[4];
         entry_t.store(lane_entry);
         for (; lanes != 0; lanes &= lanes - 1) {
