@@ -11,14 +11,14 @@
 namespace hitscan {
 namespace {
 
-// Squared distances from q to the 8 boxes of a node (0 inside); empty slots give +inf or NaN,
-// which compares false below.
-simd::Float8 box_distances_squared(const bvh::WideNode& node, Vec3f q) {
-  using F = simd::Float8;
+// Squared distances from q to W boxes (a node's 8, or a leaf pack's triangles' 4; 0 inside);
+// empty slots give +inf or NaN, and so do padding triangles, which compare false below.
+template <class F>
+F box_distances_squared(const AabbPack<F>& b, Vec3f q) {
   const F zero(0.0f);
-  const F dx = max(max(node.bounds.min_x - F(q.x), F(q.x) - node.bounds.max_x), zero);
-  const F dy = max(max(node.bounds.min_y - F(q.y), F(q.y) - node.bounds.max_y), zero);
-  const F dz = max(max(node.bounds.min_z - F(q.z), F(q.z) - node.bounds.max_z), zero);
+  const F dx = max(max(b.min_x - F(q.x), F(q.x) - b.max_x), zero);
+  const F dy = max(max(b.min_y - F(q.y), F(q.y) - b.max_y), zero);
+  const F dz = max(max(b.min_z - F(q.z), F(q.z) - b.max_z), zero);
   return dx * dx + dy * dy + dz * dz;
 }
 
@@ -45,9 +45,13 @@ MeshClosestPoint search(const MeshBvh::Data& d, Vec3f world_p, Vec3f local_p, fl
     if (e.count != 0) {
       for (std::uint32_t p = e.child; p < e.child + e.count; ++p) {
         const LeafPack& leaf = d.packs[p];
+        // Each triangle's box first, as the walk tests the nodes' boxes: a triangle whose box lies
+        // farther than the best found cannot be nearer.
+        alignas(16) float lane_d2[4];
+        box_distances_squared(triangle_boxes(leaf.triangles), local_p).store(lane_d2);
         for (int lane = 0; lane < 4; ++lane) {
           const std::uint32_t id = leaf.ids[lane];
-          if (id == kNoPrimitive) continue;
+          if (id == kNoPrimitive || !(lane_d2[lane] * shrink_sq <= best_sq)) continue;
           Trianglef tri = lane_triangle(leaf.triangles, lane);
           if (world) tri = {world->apply_point(tri.v0), world->apply_point(tri.v1), world->apply_point(tri.v2)};
           const TriangleClosestPoint<float> c = closest_point_on_triangle(tri, world_p);
@@ -69,7 +73,7 @@ MeshClosestPoint search(const MeshBvh::Data& d, Vec3f world_p, Vec3f local_p, fl
     }
     const bvh::WideNode& node = d.nodes[e.child];
     alignas(32) float d2[bvh::kWideWidth];
-    box_distances_squared(node, local_p).store(d2);
+    box_distances_squared(node.bounds, local_p).store(d2);
     // Push the children farthest first, so that the nearest is popped first.
     int order[bvh::kWideWidth], n = 0;
     for (int i = 0; i < bvh::kWideWidth; ++i) {
