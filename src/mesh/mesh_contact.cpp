@@ -13,24 +13,28 @@ namespace {
 
 // ---- box traversal ------------------------------------------------------------------------------
 
+/// The lanes (as bits) of W boxes (a node's 8, or a leaf pack's triangles' 4) that overlap `box`,
+/// touching included. The empty box (min +inf, max -inf) and a NaN box overlap nothing.
+template <class F>
+unsigned overlapping(const AabbPack<F>& b, const Aabbf& box) {
+  return static_cast<unsigned>(bits((b.min_x <= F(box.max.x)) & (F(box.min.x) <= b.max_x) &
+                                    (b.min_y <= F(box.max.y)) & (F(box.min.y) <= b.max_y) &
+                                    (b.min_z <= F(box.max.z)) & (F(box.min.z) <= b.max_z)));
+}
+
 /// Calls leaf(first_pack, pack_count) for every leaf of the wide tree whose box overlaps `box`
 /// (closed boxes: touching counts); leaf returns true to stop the walk. Returns whether it was
 /// stopped.
 template <class Leaf>
 bool visit_leaves_overlapping(std::span<const bvh::WideNode> nodes, const Aabbf& box, Leaf&& leaf) {
   if (nodes.empty() || !box.is_valid()) return false;
-  using F = simd::Float8;
-  const F lo_x(box.min.x), lo_y(box.min.y), lo_z(box.min.z), hi_x(box.max.x), hi_y(box.max.y), hi_z(box.max.z);
   std::uint32_t stack[bvh::kTraversalStackSize];
   int top = 0;
   stack[top++] = 0;
   while (top > 0) {
     const bvh::WideNode& node = nodes[stack[--top]];
-    const auto& b = node.bounds;
     // Empty slots hold the empty box (min +inf, max -inf), which overlaps nothing.
-    const auto hit = (b.min_x <= hi_x) & (lo_x <= b.max_x) & (b.min_y <= hi_y) & (lo_y <= b.max_y) &
-                     (b.min_z <= hi_z) & (lo_z <= b.max_z);
-    for (unsigned mask = static_cast<unsigned>(bits(hit)); mask != 0; mask &= mask - 1) {
+    for (unsigned mask = overlapping(node.bounds, box); mask != 0; mask &= mask - 1) {
       const int i = std::countr_zero(mask);
       // An infinite query box overlaps even the empty box of an unused slot.
       if (node.child[i] == bvh::kEmptySlot) continue;
@@ -61,17 +65,12 @@ bool visit_candidates(const Shape& a, const MeshBvh& b, float margin, ContactTol
   const float grow = max(margin, 0.0f) + tol.at_size(max(size, mesh_size)) + 64 * kEpsilon<float> * (coordinates + size);
   box.min -= Vec3f{grow, grow, grow};
   box.max += Vec3f{grow, grow, grow};
-  using F = simd::Float4;
-  const F lo_x(box.min.x), lo_y(box.min.y), lo_z(box.min.z), hi_x(box.max.x), hi_y(box.max.y), hi_z(box.max.z);
   return visit_leaves_overlapping(tree->nodes, box, [&](std::uint32_t first, std::uint32_t count) {
     for (std::uint32_t p = first; p < first + count; ++p) {
       const LeafPack& pack = tree->packs[p];
       // Each triangle's own box against the grown box first, as the walk tests the leaves' boxes:
       // a leaf that meets the box mostly holds triangles that do not. A padding lane (NaN) fails.
-      const AabbPack<F> t = triangle_boxes(pack.triangles);
-      const auto near = (t.min_x <= hi_x) & (lo_x <= t.max_x) & (t.min_y <= hi_y) & (lo_y <= t.max_y) &
-                        (t.min_z <= hi_z) & (lo_z <= t.max_z);
-      for (unsigned lanes = static_cast<unsigned>(bits(near)); lanes != 0; lanes &= lanes - 1) {
+      for (unsigned lanes = overlapping(triangle_boxes(pack.triangles), box); lanes != 0; lanes &= lanes - 1) {
         const int lane = std::countr_zero(lanes);
         // The pack holds the mesh's own floats, read here from the lines the walk just touched.
         if (pack.ids[lane] != kNoPrimitive && visit(pack.ids[lane], lane_triangle(pack.triangles, lane))) return true;

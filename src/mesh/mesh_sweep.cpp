@@ -56,11 +56,11 @@ struct BoxPath {
   /// with t_near the entry. The far distance is enlarged by a few ulps, so that the rounding of
   /// the products never culls a box the path touches. A NaN box is never entered; the empty box
   /// (min +inf, max -inf) always is.
-  unsigned enters(F min_x, F min_y, F min_z, F max_x, F max_y, F max_z, float limit, F& t_near) const {
+  unsigned enters(const AabbPack<F>& b, float limit, F& t_near) const {
     constexpr float kFarScale = 1.0f + 4.0f * kEpsilon<float>;
-    const F lx = (min_x - hx - ox) * ix, ux = (max_x + hx - ox) * ix;
-    const F ly = (min_y - hy - oy) * iy, uy = (max_y + hy - oy) * iy;
-    const F lz = (min_z - hz - oz) * iz, uz = (max_z + hz - oz) * iz;
+    const F lx = (b.min_x - hx - ox) * ix, ux = (b.max_x + hx - ox) * ix;
+    const F ly = (b.min_y - hy - oy) * iy, uy = (b.max_y + hy - oy) * iy;
+    const F lz = (b.min_z - hz - oz) * iz, uz = (b.max_z + hz - oz) * iz;
     t_near = max(max(max(min(lx, ux), min(ly, uy)), min(lz, uz)), F(0.0f));
     const F t_far = min(min(min(max(lx, ux), max(ly, uy)), max(lz, uz)) * kFarScale, F(limit));
     return static_cast<unsigned>(bits(t_near <= t_far));
@@ -139,11 +139,8 @@ MeshSweepHit walk(const MeshBvh::Data& tree, Vec3f center, Vec3f half, Vec3f dir
         const LeafPack& pack = tree.packs[p];
         // The triangles' own boxes first: a leaf's box holds its triangles', and most of them lie
         // beside the path even when the leaf's box does not. Padding lanes (NaN) are never met.
-        const AabbPack<simd::Float4> t = triangle_boxes(pack.triangles);
         simd::Float4 entry_t;
-        unsigned lanes =
-            lane_path.enters(t.min_x, t.min_y, t.min_z, t.max_x, t.max_y, t.max_z, limit, entry_t) &
-            lane_filter(pack.triangles);
+        unsigned lanes = lane_path.enters(triangle_boxes(pack.triangles), limit, entry_t) & lane_filter(pack.triangles);
         alignas(16) float lane_entry[4];
         entry_t.store(lane_entry);
         for (; lanes != 0; lanes &= lanes - 1) {
@@ -163,9 +160,8 @@ MeshSweepHit walk(const MeshBvh::Data& tree, Vec3f center, Vec3f half, Vec3f dir
       continue;
     }
     const bvh::WideNode& node = tree.nodes[entry.first];
-    const auto& b = node.bounds;
     simd::Float8 t_near;
-    const unsigned hit = path.enters(b.min_x, b.min_y, b.min_z, b.max_x, b.max_y, b.max_z, limit, t_near);
+    const unsigned hit = path.enters(node.bounds, limit, t_near);
     float near_t[bvh::kWideWidth];
     t_near.store(near_t);
     // Children sorted by entry, farthest first, so that the nearest ends on top of the stack.
